@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.agent;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.command;
+
+import org.jspecify.annotations.NullMarked;

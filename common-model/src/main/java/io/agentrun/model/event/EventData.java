@@ -1,0 +1,99 @@
+package io.agentrun.model.event;
+
+import io.agentrun.model.command.RunInput;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The typed {@code data} of an event; {@link #type()} is the envelope's {@code type}.
+ * See {@link RunEvent} for the order in which a client sees them.
+ */
+public sealed interface EventData {
+
+    EventType type();
+
+    /**
+     * The run began (again). {@code attempt} is 1 on first delivery; 2 or more after a worker failed
+     * mid-run and the command was redelivered — clients discard partial output of earlier attempts.
+     * {@code input} is what the caller asked, so the event topic alone can rebuild a thread's history
+     * and an operator replaying a thread sees each question next to its answer.
+     */
+    record RunStart(@Nullable String threadId, String runId, String agentId, int attempt, RunInput input)
+            implements EventData {
+        public RunStart {
+            Objects.requireNonNull(runId, "runId");
+            if (attempt < 1) {
+                throw new IllegalArgumentException("attempt starts at 1");
+            }
+        }
+
+        @Override
+        public EventType type() {
+            return EventType.RUN_START;
+        }
+    }
+
+    /** A piece of the model's reasoning, shown as it arrives. */
+    record ThinkingPart(String text) implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.THINKING_PART;
+        }
+    }
+
+    /** A piece of assistant text; concatenating a message's deltas gives its {@code message_final} content. */
+    record MessageDelta(String messageId, String delta) implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.MESSAGE_DELTA;
+        }
+    }
+
+    /** A complete assistant message, stored in the thread history. */
+    record MessageFinal(String messageId, String content, Usage usage) implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.MESSAGE_FINAL;
+        }
+    }
+
+    /** The agent calls a tool; {@code arguments} is the JSON object the model produced. */
+    record ToolStart(String toolCallId, String name, JsonNode arguments) implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.TOOL_START;
+        }
+    }
+
+    /** A tool call finished; a failing tool reports {@code is_error: true} and its message as output. */
+    record ToolEnd(String toolCallId, String name, String output, boolean isError, long durationMs)
+            implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.TOOL_END;
+        }
+    }
+
+    /** Something went wrong; {@code retryable} says whether the same request may succeed later. Followed by {@code run_end}. */
+    record RunError(String code, String message, boolean retryable) implements EventData {
+        @Override
+        public EventType type() {
+            return EventType.ERROR;
+        }
+    }
+
+    /** Always the last event of a run. {@code output} is the final assistant text ({@code ""} when none). */
+    record RunEnd(RunStatus status, String output, Usage usage, long durationMs) implements EventData {
+        public RunEnd {
+            if (!status.isTerminal()) {
+                throw new IllegalArgumentException("run_end needs a final status, not " + status);
+            }
+        }
+
+        @Override
+        public EventType type() {
+            return EventType.RUN_END;
+        }
+    }
+}

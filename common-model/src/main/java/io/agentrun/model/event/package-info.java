@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.event;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.id;
+
+import org.jspecify.annotations.NullMarked;

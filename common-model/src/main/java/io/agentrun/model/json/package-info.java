@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.json;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,76 @@
+package io.agentrun.model.naming;
+
+/**
+ * Every Redis key and pub/sub channel name, in one place.
+ *
+ * <p>Ids are wrapped in braces on purpose: in Redis Cluster the part inside {@code {…}} is the hash
+ * tag, so all keys of one thread (hash, history, lock) share a slot and can be updated by one script,
+ * and likewise all keys of one run.
+ */
+public final class RedisKeys {
+
+    private static final String PREFIX = "ar:";
+
+    private RedisKeys() {
+    }
+
+    /** Hash: project, agent, created/updated, active run. */
+    public static String thread(String threadId) {
+        return PREFIX + "thread:{" + threadId + "}";
+    }
+
+    /** List: the thread's conversation history, one JSON {@code ChatMessage} per entry. */
+    public static String threadMessages(String threadId) {
+        return thread(threadId) + ":messages";
+    }
+
+    /** String (NX + TTL): the run that currently holds the thread. */
+    public static String threadLock(String threadId) {
+        return thread(threadId) + ":lock";
+    }
+
+    /** Hash: status, project, thread, agent, attempt, worker, timestamps, Kafka position of run_start. */
+    public static String run(String runId) {
+        return PREFIX + "run:{" + runId + "}";
+    }
+
+    /** Stream (capped, TTL after run_end): the resume buffer; entry id {@code {seq}-1}, field {@code e}. */
+    public static String runEvents(String runId) {
+        return run(runId) + ":events";
+    }
+
+    /** Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. */
+    public static String liveChannel(String runId) {
+        return PREFIX + "live:{" + runId + "}";
+    }
+
+    /** Pub/sub channel and flag key: a request to cancel one run. */
+    public static String cancel(String runId) {
+        return PREFIX + "cancel:{" + runId + "}";
+    }
+
+    /** Pattern matching every {@link #cancel(String)} channel, for workers. */
+    public static String cancelPattern() {
+        return PREFIX + "cancel:*";
+    }
+
+    /** Extracts the run id from a {@link #cancel(String)} channel name. */
+    public static String runIdOfCancelChannel(String channel) {
+        return channel.substring(channel.indexOf('{') + 1, channel.lastIndexOf('}'));
+    }
+
+    /** Hash: a credential, looked up by the SHA-256 hex of the presented key. */
+    public static String apiKey(String keyHashHex) {
+        return PREFIX + "key:" + keyHashHex;
+    }
+
+    /** Hash: a project. */
+    public static String project(String projectId) {
+        return PREFIX + "project:" + projectId;
+    }
+
+    /** String: one agent definition of a project, as JSON. */
+    public static String agent(String projectId, String agentId) {
+        return PREFIX + "agent:" + projectId + ":" + agentId;
+    }
+}

@@ -1,0 +1,20 @@
+package io.agentrun.model.naming;
+
+/**
+ * Default Kafka topic and group names. Deployments may rename them through configuration
+ * ({@code agentrun.kafka.*}); these are the names everything uses when nothing says otherwise.
+ */
+public final class Topics {
+
+    /** Run commands, key = thread id (one-off runs: run id), consumed by workers through a share group. */
+    public static final String RUN_COMMANDS = "agentrun.run-commands";
+    /** Every event of every run, key = thread id, so a thread's events are totally ordered on one partition. */
+    public static final String THREAD_EVENTS = "agentrun.thread-events";
+    /** The share group workers consume {@link #RUN_COMMANDS} through. */
+    public static final String WORKER_SHARE_GROUP = "agentrun-workers";
+    /** The consumer group relays consume {@link #THREAD_EVENTS} in. */
+    public static final String RELAY_GROUP = "agentrun-relays";
+
+    private Topics() {
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.naming;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.model.thread;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,167 @@
+package io.agentrun.infra.kafka;
+
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
+import io.agentrun.infra.process.JavaCommand;
+import io.agentrun.infra.process.ParentWatch;
+import io.agentrun.infra.process.Ports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A real single-node KRaft Kafka broker (combined broker + controller) in a child JVM, started from the
+ * {@code kafka_2.13} jars on Maven Central — no download, no Docker. Data lives in a folder of the
+ * caller's choice; a folder formatted earlier is reused, so a {@link #restart()} keeps all topics.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path dataDir;
+    private final int port;
+    private final int controllerPort;
+    private final Path properties;
+    private ChildProcess process;
+
+    private KafkaBroker(Path dataDir, int port, int controllerPort) throws IOException {
+        this.dataDir = dataDir;
+        this.port = port;
+        this.controllerPort = controllerPort;
+        this.properties = dataDir.resolve("server.properties");
+        Files.createDirectories(dataDir);
+        writeProperties();
+        formatIfNeeded();
+        this.process = launch();
+    }
+
+    /**
+     * Starts a broker and waits until it serves requests.
+     *
+     * @param port the client port, or 0 for a free one
+     */
+    public static KafkaBroker start(Path dataDir, int port) {
+        try {
+            KafkaBroker broker = new KafkaBroker(dataDir, port == 0 ? Ports.freePort() : port, Ports.freePort());
+            broker.awaitReady();
+            return broker;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start Kafka in " + dataDir, e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return "localhost:" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return process.log();
+    }
+
+    /** Kills the broker without a clean shutdown (fault injection) and starts it again on the same data and ports. */
+    public void restart() {
+        ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        process.close();
+        try {
+            process = launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+
+    private void writeProperties() throws IOException {
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", "1");
+        p.setProperty("controller.quorum.voters", "1@localhost:" + controllerPort);
+        p.setProperty("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("log.dirs", dataDir.resolve("log").toString());
+        p.setProperty("auto.create.topics.enable", "false");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        // One node: internal topics with one replica and few partitions start in a second, not ten.
+        for (String internal : List.of("offsets.topic", "transaction.state.log", "share.coordinator.state.topic")) {
+            p.setProperty(internal + ".replication.factor", "1");
+        }
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("offsets.topic.num.partitions", "4");
+        p.setProperty("transaction.state.log.num.partitions", "4");
+        p.setProperty("share.coordinator.state.topic.num.partitions", "4");
+        try (var out = Files.newBufferedWriter(properties)) {
+            p.store(out, "agentrun single-node KRaft broker");
+        }
+    }
+
+    private void formatIfNeeded() throws IOException {
+        if (Files.exists(dataDir.resolve("log").resolve("meta.properties"))) {
+            return;
+        }
+        List<String> command = JavaCommand.java(List.of("-Xmx256m"), JavaCommand.infraRuntimeClasspath(),
+                "kafka.tools.StorageTool",
+                List.of("format", "-t", Uuid.randomUuid().toString(), "-c", properties.toString()));
+        try (ChildProcess format = ChildProcess.start("kafka-format", command, Map.of(), dataDir.resolve("format.log"))) {
+            Deadline.await("kafka storage format", START_TIMEOUT, Duration.ofMillis(50), () -> { }, () -> !format.isAlive());
+            if (!Files.exists(dataDir.resolve("log").resolve("meta.properties"))) {
+                format.requireAlive();
+                throw new IllegalStateException("formatting Kafka storage failed; see " + format.log());
+            }
+        }
+    }
+
+    private ChildProcess launch() throws IOException {
+        List<String> command = JavaCommand.java(
+                List.of("-Xms128m", "-Xmx1g", "-XX:+UseG1GC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Djava.awt.headless=true"),
+                JavaCommand.infraRuntimeClasspath(),
+                ParentWatch.class.getName(),
+                List.of("kafka.Kafka", properties.toString()));
+        return ChildProcess.start("kafka", command, Map.of(), dataDir.resolve("kafka.log"));
+    }
+
+    private void awaitReady() {
+        Deadline.await("Kafka on " + bootstrapServers(), START_TIMEOUT, Duration.ofMillis(100),
+                process::requireAlive, this::answersMetadata);
+    }
+
+    private boolean answersMetadata() {
+        if (!Ports.isOpen("localhost", port)) {
+            return false;
+        }
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000))) {
+            admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.kafka;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.local;
+
+import org.jspecify.annotations.NullMarked;

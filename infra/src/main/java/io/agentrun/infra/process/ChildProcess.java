@@ -1,0 +1,91 @@
+package io.agentrun.infra.process;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A process this JVM started and owns: output goes to a log file, and {@link #close()} stops it
+ * (SIGTERM, then SIGKILL after a grace period). A JVM shutdown hook closes it too, so Ctrl-C or the end
+ * of a test JVM leaves nothing behind.
+ */
+public final class ChildProcess implements AutoCloseable {
+
+    private static final Duration GRACE = Duration.ofSeconds(10);
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final Thread shutdownHook;
+
+    private ChildProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.shutdownHook = new Thread(this::stop, "stop-" + name);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** Starts {@code command}, appending its stdout and stderr to {@code log}. */
+    public static ChildProcess start(String name, List<String> command, Map<String, String> environment, Path log)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        return new ChildProcess(name, builder.start(), log);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** @throws IllegalStateException with the tail of the log when the process has exited */
+    public void requireAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name + " exited with " + process.exitValue() + "; last log lines:\n" + Logs.tail(log, 30));
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // already running the hooks: nothing to deregister
+        }
+    }
+
+    private void stop() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.process;
+
+import org.jspecify.annotations.NullMarked;

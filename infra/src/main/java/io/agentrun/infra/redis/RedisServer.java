@@ -1,0 +1,108 @@
+package io.agentrun.infra.redis;
+
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
+import io.agentrun.infra.process.Ports;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real {@code redis-server} child process on a free loopback port, keeping nothing on disk. Another
+ * Redis may already own 6379; this one never collides with it.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final int port;
+    private final Path dir;
+    private ChildProcess process;
+
+    private RedisServer(Path dir, int port) throws IOException {
+        this.dir = dir;
+        this.port = port;
+        Files.createDirectories(dir);
+        this.process = launch();
+    }
+
+    /** Starts {@code redis-server} (from {@code REDIS_SERVER_BIN} or the PATH) and waits until it answers PING. */
+    public static RedisServer start(Path dir) {
+        try {
+            RedisServer server = new RedisServer(dir, Ports.freePort());
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start redis-server (is it installed? apt-get install redis-server)", e);
+        }
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Kills the server (fault injection: all data is lost, as after a crash of a cache) and starts it again. */
+    public void restart() {
+        ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        process.close();
+        try {
+            process = launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+
+    private ChildProcess launch() throws IOException {
+        String binary = System.getenv().getOrDefault("REDIS_SERVER_BIN", "redis-server");
+        List<String> command = List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--maxclients", "10000",
+                "--protected-mode", "no");
+        return ChildProcess.start("redis", command, Map.of(), dir.resolve("redis.log"));
+    }
+
+    private void awaitReady() {
+        Deadline.await("redis-server on port " + port, START_TIMEOUT, Duration.ofMillis(50), process::requireAlive,
+                () -> ping("127.0.0.1", port));
+    }
+
+    /** True when a Redis server at host:port answers PING with PONG. */
+    public static boolean ping(String host, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 300);
+            socket.setSoTimeout(1000);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] reply = new byte[7];
+            int read = in.readNBytes(reply, 0, reply.length);
+            return new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+}

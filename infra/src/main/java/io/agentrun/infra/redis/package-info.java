@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.redis;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,116 @@
+package io.agentrun.infra.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The share-group behaviour run-worker's dispatcher is built on, checked against the real broker this
+ * module starts — so a Kafka upgrade that changes it fails here first, with a clear name.
+ */
+@ExtendWith(RealInfrastructure.class)
+class ShareGroupContractIT {
+
+    private final String bootstrap = RealInfrastructure.kafkaBootstrapServers();
+
+    @Test
+    void shareGroupsAreEnabledOnTheLocalBroker() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            var features = admin.describeFeatures().featureMetadata().get().finalizedFeatures();
+            assertThat(features).containsKey("share.version");
+            assertThat(features.get("share.version").maxVersionLevel()).isGreaterThanOrEqualTo((short) 1);
+        }
+    }
+
+    @Test
+    void explicitModeDemandsAnAcknowledgementOfEveryRecordBeforeTheNextPoll() throws Exception {
+        String topic = topicWithRecords(1);
+        try (var consumer = consumer(topic)) {
+            pollUntil(consumer, 1);
+            assertThatThrownBy(() -> consumer.poll(Duration.ofMillis(100)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("acknowledged");
+        }
+    }
+
+    @Test
+    void renewedRecordsComeBackToTheSameConsumerWithoutAnotherDelivery() throws Exception {
+        String topic = topicWithRecords(3);
+        try (var consumer = consumer(topic)) {
+            List<ConsumerRecord<String, String>> first = pollUntil(consumer, 3);
+            first.forEach(r -> consumer.acknowledge(r, AcknowledgeType.RENEW));
+
+            List<ConsumerRecord<String, String>> back = pollUntil(consumer, 3);
+            assertThat(back).extracting(ConsumerRecord::offset)
+                    .containsExactlyInAnyOrderElementsOf(first.stream().map(ConsumerRecord::offset).toList());
+            assertThat(back).allSatisfy(r -> assertThat(r.deliveryCount()).contains((short) 1));
+            back.forEach(r -> consumer.acknowledge(r, AcknowledgeType.ACCEPT));
+            assertThat(consumer.commitSync(Duration.ofSeconds(10)).values()).allSatisfy(error -> assertThat(error).isEmpty());
+        }
+    }
+
+    /** Polls (acknowledging RENEW whatever is not yet wanted) until {@code count} records arrived in one batch. */
+    private static List<ConsumerRecord<String, String>> pollUntil(KafkaShareConsumer<String, String> consumer, int count) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<ConsumerRecord<String, String>> got = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            got.forEach(r -> consumer.acknowledge(r, AcknowledgeType.RENEW));
+            got.clear();
+            consumer.poll(Duration.ofMillis(500)).forEach(got::add);
+            if (got.size() >= count) {
+                return got;
+            }
+        }
+        throw new AssertionError("expected " + count + " records in one poll, last poll had " + got.size());
+    }
+
+    private KafkaShareConsumer<String, String> consumer(String topic) {
+        String group = "contract-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+                    new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                    .all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        var consumer = new KafkaShareConsumer<>(Map.<String, Object>of(
+                "bootstrap.servers", bootstrap, "group.id", group, "share.acknowledgement.mode", "explicit"),
+                new StringDeserializer(), new StringDeserializer());
+        consumer.subscribe(List.of(topic));
+        return consumer;
+    }
+
+    private String topicWithRecords(int count) throws Exception {
+        String topic = "contract-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+                new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, "k", "v" + i)).get();
+            }
+        }
+        return topic;
+    }
+}

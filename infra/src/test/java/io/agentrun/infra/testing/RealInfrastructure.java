@@ -1,0 +1,91 @@
+package io.agentrun.infra.testing;
+
+import io.agentrun.infra.kafka.KafkaBroker;
+import io.agentrun.infra.redis.RedisServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One real Kafka broker and one real {@code redis-server} per test JVM, started on first use and stopped
+ * when the JVM's tests are done. Register with {@code @ExtendWith(RealInfrastructure.class)} and read
+ * {@link #kafkaBootstrapServers()} / {@link #redisUrl()}.
+ *
+ * <p>Set {@code REDIS_URL} to use an existing Redis instead of starting one. Tests share these servers,
+ * so they isolate themselves with fresh ids (projects, threads, runs), never by flushing.
+ */
+public final class RealInfrastructure implements BeforeAllCallback {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RealInfrastructure.class);
+    private static volatile Servers servers;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        servers(context);
+    }
+
+    public static String kafkaBootstrapServers() {
+        return started().kafka.bootstrapServers();
+    }
+
+    public static String redisUrl() {
+        return started().redisUrl;
+    }
+
+    public static KafkaBroker kafka() {
+        return started().kafka;
+    }
+
+    private static Servers started() {
+        Servers current = servers;
+        if (current == null) {
+            throw new IllegalStateException("RealInfrastructure not started: add @ExtendWith(RealInfrastructure.class)");
+        }
+        return current;
+    }
+
+    private static synchronized void servers(ExtensionContext context) {
+        if (servers == null) {
+            // The root store closes its AutoCloseable values once all tests of this JVM have run.
+            servers = context.getRoot().getStore(NAMESPACE).computeIfAbsent(Servers.class, key -> Servers.start(), Servers.class);
+        }
+    }
+
+    private static final class Servers implements AutoCloseable {
+        private final Path dir;
+        private final KafkaBroker kafka;
+        private final RedisServer redis;
+        private final String redisUrl;
+
+        private Servers(Path dir, KafkaBroker kafka, RedisServer redis, String redisUrl) {
+            this.dir = dir;
+            this.kafka = kafka;
+            this.redis = redis;
+            this.redisUrl = redisUrl;
+        }
+
+        static Servers start() {
+            try {
+                Path dir = Files.createTempDirectory("agentrun-test-infra");
+                String external = System.getenv("REDIS_URL");
+                RedisServer redis = external == null || external.isBlank() ? RedisServer.start(dir.resolve("redis")) : null;
+                KafkaBroker kafka = KafkaBroker.start(dir.resolve("kafka"), 0);
+                return new Servers(dir, kafka, redis, redis != null ? redis.url() : external);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            kafka.close();
+            if (redis != null) {
+                redis.close();
+            }
+            TempDirs.deleteQuietly(dir);
+        }
+    }
+}

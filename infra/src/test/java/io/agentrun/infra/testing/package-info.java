@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.testing;
+
+import org.jspecify.annotations.NullMarked;
