@@ -1,0 +1,36 @@
+package io.agentrun.relay;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.StateSettings;
+import io.agentrun.relay.apply.EventApplier;
+import io.agentrun.relay.consume.EventRelayLoop;
+import io.agentrun.relay.consume.RelaySettings;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RelaySettings.class)
+class RelayConfiguration {
+
+    /** The applier's own connection: its pipeline order is the order events are applied in. */
+    @Bean(destroyMethod = "close")
+    StatefulRedisConnection<String, String> applierConnection(RedisConnections redis) {
+        return redis.newConnection();
+    }
+
+    @Bean
+    EventApplier eventApplier(StatefulRedisConnection<String, String> applierConnection, JsonCodec codec, StateSettings settings) {
+        return new EventApplier(applierConnection, codec, settings);
+    }
+
+    @Bean
+    EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
+            TopicProvisioner topicsReady) {
+        return new EventRelayLoop(clients, codec, applier, settings);
+    }
+}

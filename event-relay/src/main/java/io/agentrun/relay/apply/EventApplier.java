@@ -1,0 +1,95 @@
+package io.agentrun.relay.apply;
+
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.EventType;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.redis.LuaScript;
+import io.agentrun.platform.store.StateSettings;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Applies events to Redis, in order and pipelined: for each event the thread script (history, lock)
+ * goes before the run script (resume buffer, state, live publish). Redis runs one connection's commands
+ * in order, so when an api node sees {@code run_end} the history is written and the lock released.
+ */
+public final class EventApplier {
+
+    private static final LuaScript RUN_SCRIPT = new LuaScript(resource("apply-run-event.lua"));
+    private static final LuaScript THREAD_SCRIPT = new LuaScript(resource("apply-thread-event.lua"));
+
+    private final RedisAsyncCommands<String, String> redis;
+    private final JsonCodec codec;
+    private final StateSettings settings;
+
+    /** @param connection dedicated to this applier: its pipeline order is the apply order */
+    public EventApplier(StatefulRedisConnection<String, String> connection, JsonCodec codec, StateSettings settings) {
+        this.redis = connection.async();
+        this.codec = codec;
+        this.settings = settings;
+    }
+
+    /** Queues the Redis writes of {@code event}; the future completes when Redis has applied them. */
+    public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset) {
+        List<CompletableFuture<Long>> writes = new ArrayList<>(2);
+        if (event.threadId() != null && touchesThread(event.type())) {
+            writes.add(applyToThread(event, offset));
+        }
+        writes.add(applyToRun(event, envelopeJson, partition, offset));
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+    }
+
+    private static boolean touchesThread(EventType type) {
+        return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.RUN_END;
+    }
+
+    private CompletableFuture<Long> applyToThread(RunEvent event, long offset) {
+        String threadId = event.threadId();
+        String message = switch (event.data()) {
+            case EventData.RunStart start -> codec.write(ChatMessage.user(event.runId(), start.input(), event.createdAt()));
+            case EventData.MessageFinal done ->
+                    codec.write(ChatMessage.assistant(event.runId(), done.messageId(), done.content(), event.createdAt()));
+            default -> "";
+        };
+        return THREAD_SCRIPT.call(redis,
+                new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId)},
+                event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
+                Long.toString(settings.threadRetention().toMillis()), message);
+    }
+
+    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {
+        String[] detail = switch (event.data()) {
+            case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
+            case EventData.RunError error -> new String[] {error.code(), error.message()};
+            case EventData.RunEnd end -> new String[] {end.status().wireName(), end.output()};
+            default -> new String[] {"", ""};
+        };
+        return RUN_SCRIPT.call(redis,
+                new String[] {RedisKeys.run(event.runId()), RedisKeys.runEvents(event.runId())},
+                Long.toString(event.seq()), envelopeJson, event.type().wireName(), RedisKeys.liveChannel(event.runId()),
+                Long.toString(settings.resumeBufferMaxEvents()), Long.toString(settings.resumeBufferTtl().toMillis()),
+                Long.toString(settings.runRetention().toMillis()), Integer.toString(partition), Long.toString(offset),
+                event.createdAt().toString(), detail[0], detail[1]);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = EventApplier.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

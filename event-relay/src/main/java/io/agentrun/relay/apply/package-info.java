@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.relay.apply;
+
+import org.jspecify.annotations.NullMarked;

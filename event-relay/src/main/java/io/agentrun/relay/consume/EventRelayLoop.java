@@ -1,0 +1,181 @@
+package io.agentrun.relay.consume;
+
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.relay.apply.EventApplier;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Consumes {@code agentrun.thread-events} in the relay consumer group and applies each batch to Redis
+ * in partition order, pipelined. Offsets are committed only after Redis acknowledged the whole batch;
+ * when Redis fails, the batch is read again (at-least-once in, and the scripts make replays harmless).
+ */
+public final class EventRelayLoop implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(EventRelayLoop.class);
+    private static final Duration REDIS_BATCH_TIMEOUT = Duration.ofSeconds(10);
+
+    private final KafkaClients clients;
+    private final JsonCodec codec;
+    private final EventApplier applier;
+    private final RelaySettings settings;
+
+    private volatile boolean stopping;
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private Thread loop;
+
+    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
+        this.clients = clients;
+        this.codec = codec;
+        this.applier = applier;
+        this.settings = settings;
+    }
+
+    @Override
+    public void start() {
+        Map<String, Object> config = clients.consumer(settings.id(), clients.settings().relayGroup());
+        config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.maxPollRecords());
+        consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of(clients.settings().eventsTopic()), new CommitOnRevoke());
+        stopping = false;
+        running = true;
+        loop = Thread.ofPlatform().name("event-relay").start(this::runLoop);
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        consumer.wakeup();
+        try {
+            loop.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void runLoop() {
+        try {
+            while (!stopping) {
+                ConsumerRecords<String, byte[]> records = poll();
+                if (!records.isEmpty()) {
+                    relay(records);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("event relay loop failed; another relay takes over this one's partitions", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(10));
+            running = false;
+        }
+    }
+
+    private ConsumerRecords<String, byte[]> poll() {
+        try {
+            return consumer.poll(settings.pollTimeout());
+        } catch (WakeupException e) {
+            return ConsumerRecords.empty();
+        }
+    }
+
+    private void relay(ConsumerRecords<String, byte[]> records) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>(records.count());
+        for (ConsumerRecord<String, byte[]> record : records) {
+            String json = new String(record.value(), StandardCharsets.UTF_8);
+            try {
+                RunEvent event = codec.decodeEvent(record.value());
+                writes.add(applier.apply(event, json, record.partition(), record.offset()));
+            } catch (CodecException e) {
+                log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
+            }
+        }
+        try {
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
+                if (error != null) {
+                    log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
+                }
+            });
+        } catch (ExecutionException | TimeoutException e) {
+            log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
+            rewind(records);
+            pause(settings.retryBackoff());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            rewind(records);
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<String, byte[]>> of = records.records(partition);
+            offsets.put(partition, new OffsetAndMetadata(of.get(of.size() - 1).offset() + 1));
+        }
+        return offsets;
+    }
+
+    private void rewind(ConsumerRecords<String, byte[]> records) {
+        for (TopicPartition partition : records.partitions()) {
+            consumer.seek(partition, records.records(partition).get(0).offset());
+        }
+    }
+
+    private static void pause(Duration backoff) {
+        try {
+            Thread.sleep(backoff.toMillis()); // back-off before retrying Redis, not synchronisation
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Flushes pending commits before partitions move to another relay, so it re-applies little. */
+    private final class CommitOnRevoke implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            try {
+                consumer.commitSync();
+            } catch (RuntimeException e) {
+                log.warn("commit on revoke failed ({}); the next owner re-applies from the last commit", e.getMessage());
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            log.info("relaying partitions {}", partitions);
+        }
+    }
+}

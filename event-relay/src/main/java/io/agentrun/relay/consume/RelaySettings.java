@@ -1,0 +1,27 @@
+package io.agentrun.relay.consume;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code agentrun.relay.*}.
+ *
+ * @param id              this relay's client id; blank = {@code relay-<pid>}
+ * @param maxPollRecords  events applied per batch (one Redis pipeline, one offset commit)
+ * @param pollTimeout     longest wait of one poll
+ * @param retryBackoff    pause before re-reading a batch Redis could not take
+ */
+@ConfigurationProperties("agentrun.relay")
+public record RelaySettings(
+        @DefaultValue("") String id,
+        @DefaultValue("500") int maxPollRecords,
+        @DefaultValue("500ms") Duration pollTimeout,
+        @DefaultValue("500ms") Duration retryBackoff) {
+
+    public RelaySettings {
+        if (id.isBlank()) {
+            id = "relay-" + ProcessHandle.current().pid();
+        }
+    }
+}

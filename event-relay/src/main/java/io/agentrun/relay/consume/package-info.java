@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.relay.consume;
+
+import org.jspecify.annotations.NullMarked;

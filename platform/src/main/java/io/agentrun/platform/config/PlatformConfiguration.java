@@ -1,0 +1,59 @@
+package io.agentrun.platform.config;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
+import io.agentrun.platform.store.ThreadStore;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The beans every service shares; each service {@code @Import}s this. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class})
+public class PlatformConfiguration {
+
+    @Bean
+    JsonCodec jsonCodec() {
+        return new JsonCodec();
+    }
+
+    @Bean
+    KafkaClients kafkaClients(KafkaSettings settings) {
+        return new KafkaClients(settings);
+    }
+
+    /** Topics exist before any client of this service uses them. */
+    @Bean
+    TopicProvisioner topicProvisioner(KafkaClients clients) {
+        TopicProvisioner provisioner = new TopicProvisioner(clients);
+        provisioner.ensureTopics();
+        return provisioner;
+    }
+
+    @Bean(destroyMethod = "close")
+    RedisConnections redisConnections(RedisSettings settings) {
+        return new RedisConnections(settings);
+    }
+
+    @Bean
+    RunStore runStore(RedisConnections redis, StateSettings settings) {
+        return new RunStore(redis, settings);
+    }
+
+    @Bean
+    ThreadStore threadStore(RedisConnections redis, StateSettings settings, JsonCodec codec) {
+        return new ThreadStore(redis, settings, codec);
+    }
+
+    @Bean
+    AgentCatalog agentCatalog(RedisConnections redis, JsonCodec codec) {
+        return new AgentCatalog(redis, codec);
+    }
+}

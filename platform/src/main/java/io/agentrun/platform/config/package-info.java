@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.config;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,61 @@
+package io.agentrun.platform.kafka;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Client configuration shared by all services, in one place. Producers are idempotent with
+ * {@code acks=all} and a small linger: events are tiny and latency matters more than batching.
+ */
+public final class KafkaClients {
+
+    private final KafkaSettings settings;
+
+    public KafkaClients(KafkaSettings settings) {
+        this.settings = settings;
+    }
+
+    public KafkaSettings settings() {
+        return settings;
+    }
+
+    public Map<String, Object> common(String clientId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        config.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        return config;
+    }
+
+    /** String keys (thread ids), byte values (JSON). */
+    public KafkaProducer<String, byte[]> producer(String clientId) {
+        Map<String, Object> config = common(clientId);
+        int timeoutMs = (int) settings.requestTimeout().toMillis();
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, (int) settings.lingerTime().toMillis());
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs + (int) settings.lingerTime().toMillis());
+        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Base consumer settings; the caller adds group, deserializers and mode-specific settings. */
+    public Map<String, Object> consumer(String clientId, String groupId) {
+        Map<String, Object> config = common(clientId);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        return config;
+    }
+
+    public Admin admin(String clientId) {
+        Map<String, Object> config = common(clientId);
+        config.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        return Admin.create(config);
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.kafka;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.redis;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,87 @@
+package io.agentrun.platform.store;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Run state in {@code ar:run:{id}}. The api node creates it ({@code queued}), the relay moves it along
+ * as events pass, and the worker marks it finished as soon as its run_end is in Kafka, so a redelivered
+ * command never runs a finished run again even if the relay lags.
+ */
+public final class RunStore {
+
+    /** Hash fields; the relay's scripts write the same names. */
+    public static final String STATUS = "status";
+    public static final String PROJECT = "project_id";
+    public static final String THREAD = "thread_id";
+    public static final String AGENT = "agent_id";
+    public static final String MODE = "mode";
+    public static final String ATTEMPT = "attempt";
+    public static final String LAST_SEQ = "last_seq";
+    public static final String START_PARTITION = "start_partition";
+    public static final String START_OFFSET = "start_offset";
+    public static final String OUTPUT = "output";
+    public static final String ERROR_CODE = "error_code";
+    public static final String ERROR_MESSAGE = "error_message";
+    public static final String CREATED_AT = "created_at";
+    public static final String ENDED_AT = "ended_at";
+
+    private final RedisConnections redis;
+    private final StateSettings settings;
+
+    public RunStore(RedisConnections redis, StateSettings settings) {
+        this.redis = redis;
+        this.settings = settings;
+    }
+
+    public void createQueued(RunCommand command) {
+        String key = RedisKeys.run(command.runId());
+        Map<String, String> fields = new java.util.HashMap<>(Map.of(
+                STATUS, RunStatus.QUEUED.wireName(),
+                PROJECT, command.projectId(),
+                AGENT, command.agentId(),
+                MODE, command.mode().name().toLowerCase(java.util.Locale.ROOT),
+                LAST_SEQ, "-1",
+                CREATED_AT, command.createdAt().toString()));
+        if (command.threadId() != null) {
+            fields.put(THREAD, command.threadId());
+        }
+        redis.sync().hset(key, fields);
+        redis.sync().pexpire(key, settings.runRetention().toMillis());
+    }
+
+    public Optional<RunState> find(String runId) {
+        Map<String, String> h = redis.sync().hgetall(RedisKeys.run(runId));
+        if (h == null || h.isEmpty() || !h.containsKey(STATUS)) {
+            return Optional.empty();
+        }
+        return Optional.of(new RunState(
+                runId,
+                RunStatus.fromWireName(h.get(STATUS)),
+                h.getOrDefault(PROJECT, ""),
+                h.get(THREAD),
+                h.getOrDefault(AGENT, ""),
+                Integer.parseInt(h.getOrDefault(ATTEMPT, "0")),
+                Long.parseLong(h.getOrDefault(LAST_SEQ, "-1")),
+                Integer.parseInt(h.getOrDefault(START_PARTITION, "-1")),
+                Long.parseLong(h.getOrDefault(START_OFFSET, "-1")),
+                h.getOrDefault(OUTPUT, ""),
+                h.get(ERROR_CODE),
+                h.get(ERROR_MESSAGE)));
+    }
+
+    /** Worker side: the run's run_end is durably in Kafka; never execute this run again. */
+    public void markFinished(String runId, RunStatus status) {
+        redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, status.wireName(), ENDED_AT, Instant.now().toString()));
+    }
+
+    /** Rolls back {@link #createQueued} when the command never reached Kafka. */
+    public void delete(String runId) {
+        redis.sync().del(RedisKeys.run(runId));
+    }
+}

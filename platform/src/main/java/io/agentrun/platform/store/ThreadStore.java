@@ -1,0 +1,95 @@
+package io.agentrun.platform.store;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Threads in Redis: the owner hash, the history list and the lock that lets one run at a time hold a
+ * thread. The relay appends history and releases the lock (its own scripts); this class is what api
+ * nodes and workers need.
+ */
+public final class ThreadStore {
+
+    public static final String PROJECT = "project_id";
+    public static final String AGENT = "agent_id";
+    public static final String ACTIVE_RUN = "active_run";
+    public static final String CREATED_AT = "created_at";
+    public static final String UPDATED_AT = "updated_at";
+
+    /** Deletes the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock. */
+    static final String RELEASE_IF_HELD = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              redis.call('HDEL', KEYS[2], 'active_run')
+              return 1
+            end
+            return 0
+            """;
+
+    private final RedisConnections redis;
+    private final StateSettings settings;
+    private final JsonCodec codec;
+
+    public ThreadStore(RedisConnections redis, StateSettings settings, JsonCodec codec) {
+        this.redis = redis;
+        this.settings = settings;
+        this.codec = codec;
+    }
+
+    public void create(String threadId, String projectId, String agentId) {
+        String now = Instant.now().toString();
+        String key = RedisKeys.thread(threadId);
+        redis.sync().hset(key, Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now));
+        redis.sync().pexpire(key, settings.threadRetention().toMillis());
+    }
+
+    public Optional<ThreadInfo> find(String threadId) {
+        Map<String, String> h = redis.sync().hgetall(RedisKeys.thread(threadId));
+        if (h == null || !h.containsKey(PROJECT)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ThreadInfo(threadId, h.get(PROJECT), h.getOrDefault(AGENT, "")));
+    }
+
+    /** Takes the thread for {@code runId}; false when another run holds it. */
+    public boolean tryLock(String threadId, String runId) {
+        String ok = redis.sync().set(RedisKeys.threadLock(threadId), runId,
+                SetArgs.Builder.nx().px(settings.threadLockTtl().toMillis()));
+        if (!"OK".equals(ok)) {
+            return false;
+        }
+        redis.sync().hset(RedisKeys.thread(threadId), ACTIVE_RUN, runId);
+        return true;
+    }
+
+    /** Releases the thread if {@code runId} still holds it. */
+    public boolean unlock(String threadId, String runId) {
+        Long released = redis.sync().eval(RELEASE_IF_HELD, ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.threadLock(threadId), RedisKeys.thread(threadId)}, runId);
+        return released != null && released == 1L;
+    }
+
+    public Optional<String> lockHolder(String threadId) {
+        return Optional.ofNullable(redis.sync().get(RedisKeys.threadLock(threadId)));
+    }
+
+    /** The whole history, oldest first: what the next turn's model sees. */
+    public List<ChatMessage> history(String threadId) {
+        return redis.sync().lrange(RedisKeys.threadMessages(threadId), 0, -1).stream()
+                .map(json -> codec.read(json, ChatMessage.class))
+                .toList();
+    }
+
+    /** Deletes a thread that never got a run (its first command could not be sent). */
+    public void delete(String threadId) {
+        redis.sync().del(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId));
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.store;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,63 @@
+package io.agentrun.worker.cancel;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cancellation of one run, observed by the run's code: a flag to check and a wait that ends early when
+ * the run is cancelled. The reason tells the run how to end.
+ */
+public final class CancelToken {
+
+    /** Why a run stops before its end. */
+    public enum Reason {
+        /** The caller asked: end with {@code run_end cancelled}. */
+        REQUESTED,
+        /** The run exceeded its time budget: end with {@code run_end timed_out}. */
+        TIMED_OUT,
+        /** This worker shuts down: stop without run_end, the command is redelivered elsewhere. */
+        SHUTDOWN
+    }
+
+    private final CountDownLatch cancelled = new CountDownLatch(1);
+    private volatile @Nullable Reason reason;
+
+    public void cancel(Reason why) {
+        synchronized (this) {
+            if (reason == null) {
+                reason = why;
+            }
+        }
+        cancelled.countDown();
+    }
+
+    public boolean isCancelled() {
+        return reason != null;
+    }
+
+    public @Nullable Reason reason() {
+        return reason;
+    }
+
+    /**
+     * Waits {@code duration} unless cancelled first.
+     *
+     * @return true when the full duration passed, false when cancelled
+     */
+    public boolean pause(Duration duration) throws InterruptedException {
+        if (duration.isZero() || duration.isNegative()) {
+            return !isCancelled();
+        }
+        return !cancelled.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** @throws RunCancelledException when cancelled, so deep code can bail out in one line */
+    public void throwIfCancelled() {
+        Reason why = reason;
+        if (why != null) {
+            throw new RunCancelledException(why);
+        }
+    }
+}

@@ -1,0 +1,275 @@
+package io.agentrun.worker.dispatch;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.cancel.CancellationWatcher;
+import io.agentrun.worker.run.RunExecutor;
+import io.agentrun.worker.run.RunOutcome;
+import io.agentrun.worker.run.WorkerSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Takes run commands from the share group and runs each on a virtual thread, with explicit
+ * acknowledgement per record. Only this class's loop thread touches the (not thread-safe) consumer.
+ *
+ * <p>Kafka 4.2's explicit mode wants every record of a poll acknowledged before the next poll, and a
+ * record acknowledged {@code RENEW} keeps its acquisition lock and comes back in a later poll (pinned by
+ * infra's {@code ShareGroupContractIT}). So each running command is renewed once per poll cycle, and
+ * acknowledged for good when it comes back after its run ended:
+ * <ul>
+ *   <li>{@code ACCEPT} — run_end is in Kafka (or the run had ended before: a redelivery);</li>
+ *   <li>{@code RELEASE} — the run could not finish here (shutdown, Kafka unreachable) or we are stopping;</li>
+ *   <li>{@code REJECT} — the record is not a run command (poison); it would fail everywhere.</li>
+ * </ul>
+ * When {@code max-in-flight} runs are executing, the loop stops polling until one ends, polling only
+ * as often as the locks of running commands need renewing; commands it still receives wait, renewed,
+ * in a small backlog.
+ */
+public final class ShareGroupDispatcher implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(ShareGroupDispatcher.class);
+    /** Well inside the broker's default 30 s acquisition lock. */
+    private static final Duration RENEW_INTERVAL_WHEN_FULL = Duration.ofSeconds(5);
+
+    private final KafkaClients clients;
+    private final JsonCodec codec;
+    private final RunExecutor executor;
+    private final CancellationWatcher cancellations;
+    private final WorkerSettings settings;
+    private final ExecutorService runThreads;
+
+    /** Loop-thread state: commands this worker holds, by position. */
+    private final Map<Position, Running> running = new HashMap<>();
+    private final Set<Position> backlog = new HashSet<>();
+    /** Written by run threads, read by the loop: wakes a full loop as soon as a run ends. */
+    private final BlockingQueue<Position> ended = new LinkedBlockingQueue<>();
+    private final AtomicInteger executing = new AtomicInteger();
+
+    private volatile boolean stopping;
+    private volatile boolean stopped = true;
+    private volatile KafkaShareConsumer<String, byte[]> consumer;
+    private Thread loop;
+
+    public ShareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunExecutor executor,
+            CancellationWatcher cancellations, WorkerSettings settings, ExecutorService runThreads) {
+        this.clients = clients;
+        this.codec = codec;
+        this.executor = executor;
+        this.cancellations = cancellations;
+        this.settings = settings;
+        this.runThreads = runThreads;
+    }
+
+    @Override
+    public void start() {
+        consumer = newConsumer();
+        stopping = false;
+        stopped = false;
+        loop = Thread.ofPlatform().name("share-dispatch").start(this::runLoop);
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        consumer.wakeup();
+        try {
+            loop.join(settings.drainTimeout().plusSeconds(15).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return !stopped;
+    }
+
+    /** Number of runs executing on this worker now. */
+    public int inFlight() {
+        return executing.get();
+    }
+
+    private KafkaShareConsumer<String, byte[]> newConsumer() {
+        Map<String, Object> config = clients.consumer(settings.id(), clients.settings().workerGroup());
+        config.put("share.acknowledgement.mode", "explicit");
+        config.put("share.acquire.mode", "record_limit");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.maxPollRecords());
+        KafkaShareConsumer<String, byte[]> created =
+                new KafkaShareConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        created.subscribe(List.of(clients.settings().commandsTopic()));
+        return created;
+    }
+
+    private void runLoop() {
+        Drain drain = null;
+        try {
+            while (drain == null || !drain.done()) {
+                if (stopping && drain == null) {
+                    drain = new Drain(System.nanoTime() + settings.drainTimeout().toNanos());
+                }
+                waitWhileFull();
+                handle(pollQuietly());
+            }
+        } catch (RuntimeException e) {
+            log.error("share dispatch loop failed; runs of this worker will be redelivered", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(10));
+            stopped = true;
+        }
+    }
+
+    private ConsumerRecords<String, byte[]> pollQuietly() {
+        try {
+            return consumer.poll(settings.pollTimeout());
+        } catch (WakeupException e) {
+            return ConsumerRecords.empty();
+        }
+    }
+
+    private void waitWhileFull() {
+        if (executing.get() < settings.maxInFlight() || stopping) {
+            return;
+        }
+        try {
+            ended.poll(RENEW_INTERVAL_WHEN_FULL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void handle(ConsumerRecords<String, byte[]> records) {
+        ended.clear();
+        boolean acknowledged = false;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            consumer.acknowledge(record, decide(record));
+            acknowledged = true;
+        }
+        if (acknowledged) {
+            consumer.commitAsync(); // send renewals and results now rather than with the next fetch
+        }
+    }
+
+    private AcknowledgeType decide(ConsumerRecord<String, byte[]> record) {
+        Position position = new Position(record.partition(), record.offset());
+        Running run = running.get(position);
+        if (run != null) {
+            RunOutcome outcome = run.outcome;
+            if (outcome == null) {
+                return AcknowledgeType.RENEW;
+            }
+            running.remove(position);
+            return outcome == RunOutcome.RETRY_LATER ? AcknowledgeType.RELEASE : AcknowledgeType.ACCEPT;
+        }
+        if (stopping) {
+            backlog.remove(position);
+            return AcknowledgeType.RELEASE;
+        }
+        if (executing.get() >= settings.maxInFlight()) {
+            if (backlog.contains(position) || backlog.size() < settings.maxPollRecords()) {
+                backlog.add(position);
+                return AcknowledgeType.RENEW;
+            }
+            return AcknowledgeType.RELEASE;
+        }
+        backlog.remove(position);
+        return start(record, position);
+    }
+
+    private AcknowledgeType start(ConsumerRecord<String, byte[]> record, Position position) {
+        RunCommand command;
+        try {
+            command = codec.decodeCommand(record.value());
+        } catch (CodecException e) {
+            log.error("rejecting record {} of {}: not a run command ({})", position, record.topic(), e.getMessage());
+            return AcknowledgeType.REJECT;
+        }
+        int attempt = record.deliveryCount().map(Short::intValue).orElse(1);
+        Running run = new Running(cancellations.register(command.runId()));
+        running.put(position, run);
+        executing.incrementAndGet();
+        runThreads.execute(() -> {
+            try {
+                run.outcome = executor.execute(command, attempt, run.token);
+            } catch (RuntimeException e) {
+                log.error("run {} crashed in the worker; handing it back", command.runId(), e);
+                run.outcome = RunOutcome.RETRY_LATER;
+            } finally {
+                cancellations.unregister(command.runId());
+                executing.decrementAndGet();
+                ended.add(position);
+            }
+        });
+        return AcknowledgeType.RENEW;
+    }
+
+    /**
+     * Shutdown: runs may finish until the deadline; then they are stopped without run_end and their
+     * commands go to another worker. The loop ends once every held command was acknowledged, or shortly
+     * after the deadline in any case (closing the consumer releases whatever is left).
+     */
+    private final class Drain {
+        private static final long GRACE_NANOS = Duration.ofSeconds(10).toNanos();
+        private final long deadline;
+        private boolean handedBack;
+
+        Drain(long deadline) {
+            this.deadline = deadline;
+        }
+
+        boolean done() {
+            long now = System.nanoTime();
+            if (running.isEmpty() || now > deadline + GRACE_NANOS) {
+                return true;
+            }
+            if (now > deadline && !handedBack) {
+                log.warn("drain timeout: handing back {} running runs", running.size());
+                running.values().forEach(run -> run.token.cancel(CancelToken.Reason.SHUTDOWN));
+                handedBack = true;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public int getPhase() {
+        // Stop before the Redis and Kafka clients the runs use (they are plain beans, destroyed after lifecycles).
+        return Integer.MAX_VALUE;
+    }
+
+    /** A record's place in the commands topic: the identity of one delivery across polls. */
+    private record Position(int partition, long offset) {
+    }
+
+    private static final class Running {
+        final CancelToken token;
+        volatile RunOutcome outcome;
+
+        Running(CancelToken token) {
+            this.token = token;
+        }
+    }
+}

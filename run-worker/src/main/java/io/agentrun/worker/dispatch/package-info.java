@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.dispatch;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.emit;
+
+import org.jspecify.annotations.NullMarked;
