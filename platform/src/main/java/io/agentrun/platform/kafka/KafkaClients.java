@@ -55,6 +55,7 @@ public final class KafkaClients {
 
     public Admin admin(String clientId) {
         Map<String, Object> config = common(clientId);
+        config.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         return Admin.create(config);
     }

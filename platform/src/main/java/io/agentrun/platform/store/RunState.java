@@ -20,6 +20,7 @@ public record RunState(
         int startPartition,
         long startOffset,
         String output,
+        @Nullable String worker,
         @Nullable String errorCode,
         @Nullable String errorMessage) {
 }

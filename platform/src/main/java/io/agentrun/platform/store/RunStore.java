@@ -22,6 +22,7 @@ public final class RunStore {
     public static final String AGENT = "agent_id";
     public static final String MODE = "mode";
     public static final String ATTEMPT = "attempt";
+    public static final String WORKER = "worker";
     public static final String LAST_SEQ = "last_seq";
     public static final String START_PARTITION = "start_partition";
     public static final String START_OFFSET = "start_offset";
@@ -71,8 +72,14 @@ public final class RunStore {
                 Integer.parseInt(h.getOrDefault(START_PARTITION, "-1")),
                 Long.parseLong(h.getOrDefault(START_OFFSET, "-1")),
                 h.getOrDefault(OUTPUT, ""),
+                h.get(WORKER),
                 h.get(ERROR_CODE),
                 h.get(ERROR_MESSAGE)));
+    }
+
+    /** Worker side: which worker executes the run (the latest attempt's). */
+    public void markTakenBy(String runId, String workerId) {
+        redis.sync().hset(RedisKeys.run(runId), WORKER, workerId);
     }
 
     /** Worker side: the run's run_end is durably in Kafka; never execute this run again. */

@@ -71,6 +71,7 @@ public final class RunExecutor {
         }
         // A later attempt continues the numbering so clients can tell its events from the earlier ones.
         long firstSeq = attempt > 1 ? state.map(s -> s.lastSeq() + 1).orElse(0L) : 0L;
+        runs.markTakenBy(command.runId(), settings.id());
         RunEmitter emitter = new RunEmitter(publisher, command, firstSeq, clock);
         ScheduledFuture<?> deadline = timers.schedule(() -> token.cancel(CancelToken.Reason.TIMED_OUT),
                 settings.runTimeout().toMillis(), TimeUnit.MILLISECONDS);

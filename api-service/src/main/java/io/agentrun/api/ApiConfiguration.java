@@ -1,0 +1,97 @@
+package io.agentrun.api;
+
+import io.agentrun.api.auth.ApiKeys;
+import io.agentrun.api.auth.CallerResolver;
+import io.agentrun.api.bootstrap.Bootstrap;
+import io.agentrun.api.bootstrap.BootstrapSettings;
+import io.agentrun.api.health.PipelineHealthIndicator;
+import io.agentrun.api.problem.ProblemResponses;
+import io.agentrun.api.run.ApiSettings;
+import io.agentrun.api.run.CommandProducer;
+import io.agentrun.api.run.RunCanceller;
+import io.agentrun.api.run.RunLauncher;
+import io.agentrun.api.run.RunRequestReader;
+import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.stream.ResumeBuffer;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadStore;
+import java.util.List;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class})
+class ApiConfiguration implements WebMvcConfigurer {
+
+    private final RedisConnections redis;
+    private final ApiKeys apiKeys;
+
+    ApiConfiguration(RedisConnections redis) {
+        this.redis = redis;
+        this.apiKeys = new ApiKeys(redis);
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(new CallerResolver(apiKeys));
+    }
+
+    @Bean
+    ApiKeys apiKeys() {
+        return apiKeys;
+    }
+
+    @Bean
+    ProblemResponses problemResponses(JsonCodec codec) {
+        return new ProblemResponses(codec);
+    }
+
+    @Bean
+    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings) {
+        return new RunRequestReader(codec, settings);
+    }
+
+    @Bean
+    ResumeBuffer resumeBuffer(JsonCodec codec) {
+        return new ResumeBuffer(redis, codec);
+    }
+
+    @Bean
+    LiveEvents liveEvents(JsonCodec codec, ResumeBuffer buffer, ApiSettings settings, RedisSettings redisSettings) {
+        return new LiveEvents(redis, codec, buffer, settings.gapCheckInterval(), redisSettings.commandTimeout());
+    }
+
+    @Bean
+    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady) {
+        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid());
+    }
+
+    @Bean
+    RunCanceller runCanceller() {
+        return new RunCanceller(redis);
+    }
+
+    @Bean
+    RunLauncher runLauncher(AgentCatalog agents, ThreadStore threads, RunStore runs, LiveEvents live, CommandProducer commands) {
+        return new RunLauncher(agents, threads, runs, live, commands);
+    }
+
+    @Bean
+    Bootstrap bootstrap(BootstrapSettings settings, AgentCatalog agents, ApiKeys keys) {
+        return new Bootstrap(settings, redis, agents, keys);
+    }
+
+    @Bean
+    PipelineHealthIndicator pipelineHealthIndicator(KafkaClients clients) {
+        return new PipelineHealthIndicator(redis, clients);
+    }
+}

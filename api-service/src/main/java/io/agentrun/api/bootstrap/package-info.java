@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.bootstrap;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.health;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,48 @@
+package io.agentrun.api.problem;
+
+import java.util.Locale;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Every error the HTTP API reports: a stable {@code code} (the problem's {@code code} member), its
+ * status, and a title. Clients branch on the code, never on the detail text.
+ */
+public enum ErrorCode {
+    INVALID_REQUEST(HttpStatus.BAD_REQUEST, "The request is invalid"),
+    UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "Missing or invalid credentials"),
+    FORBIDDEN(HttpStatus.FORBIDDEN, "These credentials do not allow this"),
+    NOT_FOUND(HttpStatus.NOT_FOUND, "No such resource"),
+    AGENT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such agent"),
+    THREAD_NOT_FOUND(HttpStatus.NOT_FOUND, "No such thread"),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
+    THREAD_BUSY(HttpStatus.CONFLICT, "The thread has an active run"),
+    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "The request body is too large"),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported content type"),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Cannot produce an acceptable response"),
+    RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
+    RUN_FAILED(HttpStatus.BAD_GATEWAY, "The run failed"),
+    UPSTREAM_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "A backing service is unavailable"),
+    RUN_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "The run did not finish in time"),
+    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
+
+    private final HttpStatus status;
+    private final String title;
+
+    ErrorCode(HttpStatus status, String title) {
+        this.status = status;
+        this.title = title;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** The wire form, e.g. {@code thread_busy}. */
+    public String code() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,79 @@
+package io.agentrun.api.problem;
+
+import io.lettuce.core.RedisException;
+import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * The exception-to-status table of the HTTP edge: every failure leaves as problem+json with a stable
+ * code. 4xx are logged at WARN without bodies or credentials, 5xx at ERROR.
+ */
+@RestControllerAdvice
+public class ProblemHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final ProblemResponses problems;
+
+    public ProblemHandler(ProblemResponses problems) {
+        this.problems = problems;
+    }
+
+    @ExceptionHandler(ApiProblem.class)
+    ResponseEntity<byte[]> apiProblem(ApiProblem e, HttpServletRequest request) {
+        return respond(e.code(), e.detail(), request, null);
+    }
+
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<byte[]> noRoute(NoResourceFoundException e, HttpServletRequest request) {
+        return respond(ErrorCode.NOT_FOUND, "no endpoint at " + request.getRequestURI(), request, null);
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<byte[]> method(HttpRequestMethodNotSupportedException e, HttpServletRequest request) {
+        return respond(ErrorCode.METHOD_NOT_ALLOWED, request.getMethod() + " is not supported here", request, null);
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    ResponseEntity<byte[]> mediaType(HttpMediaTypeNotSupportedException e, HttpServletRequest request) {
+        return respond(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "send application/json", request, null);
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+    ResponseEntity<byte[]> notAcceptable(HttpMediaTypeNotAcceptableException e, HttpServletRequest request) {
+        return respond(ErrorCode.NOT_ACCEPTABLE, "cannot produce the requested media type", request, null);
+    }
+
+    @ExceptionHandler(MissingRequestHeaderException.class)
+    ResponseEntity<byte[]> missingHeader(MissingRequestHeaderException e, HttpServletRequest request) {
+        return respond(ErrorCode.INVALID_REQUEST, "missing header " + e.getHeaderName(), request, null);
+    }
+
+    @ExceptionHandler(RedisException.class)
+    ResponseEntity<byte[]> redis(RedisException e, HttpServletRequest request) {
+        return respond(ErrorCode.UPSTREAM_UNAVAILABLE, "state storage is unavailable; try again shortly", request, e);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<byte[]> unexpected(Exception e, HttpServletRequest request) {
+        return respond(ErrorCode.INTERNAL_ERROR, "an unexpected error occurred", request, e);
+    }
+
+    private ResponseEntity<byte[]> respond(ErrorCode code, String detail, HttpServletRequest request, Exception cause) {
+        if (code.status().is5xxServerError()) {
+            log.error("{} {} -> {} {}: {}", request.getMethod(), request.getRequestURI(), code.status().value(), code.code(), detail, cause);
+        } else {
+            log.warn("{} {} -> {} {}: {}", request.getMethod(), request.getRequestURI(), code.status().value(), code.code(), detail);
+        }
+        return problems.of(code, detail, request.getRequestURI());
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.problem;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,29 @@
+package io.agentrun.api.run;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * {@code agentrun.api.*}: request limits and stream timing of api nodes.
+ *
+ * @param maxBodySize        largest accepted request body (413 beyond)
+ * @param maxListItems       most entries in each of images, documents, audios, contexts (400 beyond)
+ * @param maxItemLength      longest single entry of those lists
+ * @param keepaliveInterval  {@code : keepalive} comment on an idle stream
+ * @param gapCheckInterval   when a stream has been quiet this long, look in the resume buffer for events
+ *                           the live channel may have lost (e.g. while Redis reconnected)
+ * @param streamIdleTimeout  a stream with no event for this long ends with an error event and run_end
+ * @param oneOffTimeout      how long a one-off run may take before 504 and cancellation
+ */
+@ConfigurationProperties("agentrun.api")
+public record ApiSettings(
+        @DefaultValue("1MB") DataSize maxBodySize,
+        @DefaultValue("16") int maxListItems,
+        @DefaultValue("4096") int maxItemLength,
+        @DefaultValue("15s") Duration keepaliveInterval,
+        @DefaultValue("2s") Duration gapCheckInterval,
+        @DefaultValue("15m") Duration streamIdleTimeout,
+        @DefaultValue("120s") Duration oneOffTimeout) {
+}

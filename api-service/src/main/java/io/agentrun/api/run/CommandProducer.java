@@ -1,0 +1,54 @@
+package io.agentrun.api.run;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.beans.factory.DisposableBean;
+
+/** Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. */
+public final class CommandProducer implements DisposableBean {
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final String topic;
+    private final JsonCodec codec;
+    private final long timeoutMs;
+
+    public CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
+        this.producer = clients.producer(clientId);
+        this.topic = clients.settings().commandsTopic();
+        this.codec = codec;
+        this.timeoutMs = clients.settings().requestTimeout().toMillis() + 1000;
+    }
+
+    /** @throws CommandNotSentException when Kafka did not acknowledge the command in time */
+    public void send(RunCommand command) {
+        try {
+            producer.send(new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command)))
+                    .get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new CommandNotSentException(e.getCause());
+        } catch (TimeoutException | RuntimeException e) {
+            throw new CommandNotSentException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandNotSentException(e);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        producer.close();
+    }
+
+    /** The command is not known to be in Kafka; the caller rolls back and answers 503. */
+    public static final class CommandNotSentException extends RuntimeException {
+        CommandNotSentException(Throwable cause) {
+            super("run command not acknowledged by Kafka: " + cause.getMessage(), cause);
+        }
+    }
+}

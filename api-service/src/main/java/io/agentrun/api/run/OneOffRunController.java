@@ -1,0 +1,123 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.stream.Frame;
+import io.agentrun.api.stream.RunSubscription;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.JsonCodec;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /api/v1/agents/{agent_id}/run}: a one-off run without a stored thread. Answers with the
+ * final output as {@code text/plain}, or a JSON document with {@code Accept: application/json}. A failed
+ * run is 502 {@code run_failed}; a run past the configured wait is 504 {@code run_timeout} and is cancelled.
+ */
+@RestController
+public class OneOffRunController {
+
+    private final RunRequestReader reader;
+    private final RunLauncher launcher;
+    private final RunCanceller canceller;
+    private final ApiSettings settings;
+    private final JsonCodec codec;
+
+    public OneOffRunController(RunRequestReader reader, RunLauncher launcher, RunCanceller canceller,
+            ApiSettings settings, JsonCodec codec) {
+        this.reader = reader;
+        this.launcher = launcher;
+        this.canceller = canceller;
+        this.settings = settings;
+        this.codec = codec;
+    }
+
+    @PostMapping("/api/v1/agents/{agentId}/run")
+    public ResponseEntity<byte[]> run(Caller caller, @PathVariable String agentId,
+            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) @Nullable String accept,
+            HttpServletRequest request) throws InterruptedException {
+        var input = reader.read(request);
+        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, input);
+        String runId = run.command().runId();
+        Outcome outcome;
+        try (RunSubscription events = run.events()) {
+            outcome = awaitEnd(events, runId);
+        }
+        EventData.RunEnd end = outcome.end;
+        switch (end.status()) {
+            case COMPLETED -> {
+                return wantsJson(accept) ? json(runId, agentId, end) : text(runId, end.output());
+            }
+            case TIMED_OUT -> throw new ApiProblem(ErrorCode.RUN_TIMEOUT, "run " + runId + " exceeded its time budget");
+            case CANCELLED -> throw new ApiProblem(ErrorCode.RUN_FAILED, "run " + runId + " was cancelled");
+            default -> throw new ApiProblem(ErrorCode.RUN_FAILED, "run " + runId + " failed: " + outcome.errorMessage());
+        }
+    }
+
+    private Outcome awaitEnd(RunSubscription events, String runId) throws InterruptedException {
+        long deadline = System.nanoTime() + settings.oneOffTimeout().toNanos();
+        EventData.RunError error = null;
+        while (true) {
+            long remaining = deadline - System.nanoTime();
+            Optional<Frame> frame = remaining > 0 ? events.next(Duration.ofNanos(remaining)) : Optional.empty();
+            if (frame.isEmpty()) {
+                canceller.cancel(runId);
+                throw new ApiProblem(ErrorCode.RUN_TIMEOUT,
+                        "run " + runId + " did not finish within " + settings.oneOffTimeout() + "; it was cancelled");
+            }
+            RunEvent event = codec.decodeEvent(frame.get().json());
+            if (event.data() instanceof EventData.RunError e) {
+                error = e;
+            } else if (event.data() instanceof EventData.RunEnd end) {
+                return new Outcome(end, error);
+            }
+        }
+    }
+
+    private static boolean wantsJson(@Nullable String accept) {
+        return accept != null && MediaType.parseMediaTypes(accept).stream()
+                .anyMatch(type -> type.getType().equals("application") && type.getSubtype().equals("json"));
+    }
+
+    private static ResponseEntity<byte[]> text(String runId, String output) {
+        return ResponseEntity.ok()
+                .header("x-run-id", runId)
+                .contentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8))
+                .body(output.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private ResponseEntity<byte[]> json(String runId, String agentId, EventData.RunEnd end) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("run_id", runId);
+        body.put("agent_id", agentId);
+        body.put("status", end.status().wireName());
+        body.put("output", end.output());
+        body.put("usage", end.usage());
+        body.put("duration_ms", end.durationMs());
+        return ResponseEntity.ok()
+                .header("x-run-id", runId)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private record Outcome(EventData.RunEnd end, EventData.@Nullable RunError error) {
+        String errorMessage() {
+            return error != null ? error.message() + " (" + error.code() + ")" : "no reason given";
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.stream.RunSubscription;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.id.Ids;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadInfo;
+import io.agentrun.platform.store.ThreadStore;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts runs: checks the agent and the thread, takes the thread's lock, records the run, subscribes
+ * to its live events and only then writes the command to Kafka — so no event can be missed. If Kafka
+ * does not acknowledge, everything is undone and the caller gets 503 before any stream byte.
+ */
+public final class RunLauncher {
+
+    private static final Logger log = LoggerFactory.getLogger(RunLauncher.class);
+
+    private final AgentCatalog agents;
+    private final ThreadStore threads;
+    private final RunStore runs;
+    private final LiveEvents live;
+    private final CommandProducer commands;
+
+    public RunLauncher(AgentCatalog agents, ThreadStore threads, RunStore runs, LiveEvents live, CommandProducer commands) {
+        this.agents = agents;
+        this.threads = threads;
+        this.runs = runs;
+        this.live = live;
+        this.commands = commands;
+    }
+
+    /**
+     * @param threadId the thread to continue; {@code null} starts a new one (streaming) or none (one-off)
+     */
+    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunInput input) {
+        if (agents.find(caller.projectId(), agentId).isEmpty()) {
+            throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + printable(agentId) + "'");
+        }
+        String runId = Ids.newRunId();
+        ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
+        RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, input, Instant.now());
+        RunSubscription subscription = null;
+        try {
+            runs.createQueued(command);
+            subscription = live.subscribe(runId, 0);
+            commands.send(command);
+            return new LaunchedRun(command, subscription);
+        } catch (RuntimeException e) {
+            log.error("run {} not started: {}", runId, e.getMessage());
+            undo(command, claim, subscription);
+            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly");
+        }
+    }
+
+    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId) {
+        if (threadId == null) {
+            String created = Ids.newThreadId();
+            threads.create(created, caller.projectId(), agentId);
+            threads.tryLock(created, runId);
+            return new ThreadClaim(created, true);
+        }
+        ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
+        if (thread == null || !thread.projectId().equals(caller.projectId())) {
+            // Another project's thread is reported exactly like a missing one.
+            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + printable(threadId) + "' in this project");
+        }
+        if (!thread.agentId().equals(agentId)) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST,
+                    "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + printable(agentId) + "'");
+        }
+        if (!threads.tryLock(threadId, runId)) {
+            throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId + " has an active run; wait for its run_end");
+        }
+        return new ThreadClaim(threadId, false);
+    }
+
+    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription) {
+        try {
+            if (subscription != null) {
+                subscription.close();
+            }
+            runs.delete(command.runId());
+            if (claim.threadId != null) {
+                if (claim.created) {
+                    threads.delete(claim.threadId);
+                } else {
+                    threads.unlock(claim.threadId, command.runId());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not fully undo run {} ({}); its thread lock expires by itself", command.runId(), e.getMessage());
+        }
+    }
+
+    static String printable(String value) {
+        String clean = value.replaceAll("[^A-Za-z0-9_.:-]", "?");
+        return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
+    }
+
+    private record ThreadClaim(@Nullable String threadId, boolean created) {
+        static final ThreadClaim NONE = new ThreadClaim(null, false);
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.run;
+
+import org.jspecify.annotations.NullMarked;

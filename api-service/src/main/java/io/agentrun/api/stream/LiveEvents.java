@@ -1,0 +1,110 @@
+package io.agentrun.api.stream;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * This api node's live feed: one Redis pub/sub connection, subscribed to {@code ar:live:{run}} for every
+ * run a client of this node watches. The relay publishes each event there; whichever node holds the
+ * connection gets it.
+ */
+public final class LiveEvents implements DisposableBean {
+
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final ConcurrentHashMap<String, Set<RunSubscription>> byChannel = new ConcurrentHashMap<>();
+    private final JsonCodec codec;
+    private final ResumeBuffer buffer;
+    private final Duration gapCheckInterval;
+    private final Duration commandTimeout;
+
+    public LiveEvents(RedisConnections redis, JsonCodec codec, ResumeBuffer buffer, Duration gapCheckInterval,
+            Duration commandTimeout) {
+        this.pubSub = redis.newPubSub();
+        this.codec = codec;
+        this.buffer = buffer;
+        this.gapCheckInterval = gapCheckInterval;
+        this.commandTimeout = commandTimeout;
+        pubSub.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                Set<RunSubscription> watchers = byChannel.get(channel);
+                if (watchers != null) {
+                    watchers.forEach(w -> w.offer(message));
+                }
+            }
+        });
+    }
+
+    /**
+     * Subscribes to a run's live events from {@code firstSeq} on; returns once Redis confirmed the
+     * subscription, so nothing published afterwards is missed.
+     */
+    public RunSubscription subscribe(String runId, long firstSeq) {
+        String channel = RedisKeys.liveChannel(runId);
+        AtomicReference<RedisFuture<Void>> confirmation = new AtomicReference<>();
+        RunSubscription subscription = new RunSubscription(runId, firstSeq, codec, buffer, gapCheckInterval,
+                closed -> unsubscribe(channel, closed));
+        // Redis calls are issued inside compute so that SUBSCRIBE and UNSUBSCRIBE of one channel reach Redis
+        // in the order the map changed.
+        byChannel.compute(channel, (key, watchers) -> {
+            Set<RunSubscription> set = watchers != null ? watchers : new CopyOnWriteArraySet<>();
+            if (watchers == null) {
+                confirmation.set(pubSub.async().subscribe(channel));
+            }
+            set.add(subscription);
+            return set;
+        });
+        awaitConfirmation(confirmation.get(), subscription);
+        return subscription;
+    }
+
+    /** Number of runs this node watches now. */
+    public int watchedRuns() {
+        return byChannel.size();
+    }
+
+    private void awaitConfirmation(RedisFuture<Void> confirmation, RunSubscription subscription) {
+        if (confirmation == null) {
+            return;
+        }
+        try {
+            confirmation.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            subscription.close();
+            throw new IllegalStateException("could not subscribe to live events of " + subscription.runId(), e);
+        } catch (InterruptedException e) {
+            subscription.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while subscribing", e);
+        }
+    }
+
+    private void unsubscribe(String channel, RunSubscription closed) {
+        byChannel.computeIfPresent(channel, (key, watchers) -> {
+            watchers.remove(closed);
+            if (watchers.isEmpty()) {
+                pubSub.async().unsubscribe(channel);
+                return null;
+            }
+            return watchers;
+        });
+    }
+
+    @Override
+    public void destroy() {
+        pubSub.close();
+    }
+}

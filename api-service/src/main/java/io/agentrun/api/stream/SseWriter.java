@@ -1,0 +1,53 @@
+package io.agentrun.api.stream;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes server-sent events to one response and flushes each, so the client sees it at once:
+ * {@code id: {seq}}, {@code event: {type}}, {@code data: {envelope}}. An {@link IOException} means the
+ * client went away.
+ */
+public final class SseWriter {
+
+    private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final OutputStream out;
+
+    private SseWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    /** Sends the status line and SSE headers (plus the caller's headers, set before) and commits the response. */
+    public static SseWriter open(HttpServletResponse response) throws IOException {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        response.flushBuffer();
+        return new SseWriter(response.getOutputStream());
+    }
+
+    public void event(Frame frame) throws IOException {
+        out.write(("id: " + frame.seq() + "\nevent: " + frame.type() + "\ndata: " + frame.json() + "\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /**
+     * An event that is not part of the run's numbered sequence (no {@code id:}), for failures of the
+     * stream itself, so a client's Last-Event-ID still points at the last real event.
+     */
+    public void unnumbered(String type, String json) throws IOException {
+        out.write(("event: " + type + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    public void keepalive() throws IOException {
+        out.write(KEEPALIVE);
+        out.flush();
+    }
+}

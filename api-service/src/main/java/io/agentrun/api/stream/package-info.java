@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.stream;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,144 @@
+package io.agentrun.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Talks to an api node over real HTTP and parses SSE bytes line by line, as a browser would. */
+final class ApiClient {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    private final URI base;
+    private final Map<String, String> credentials;
+
+    ApiClient(URI base, String projectId, String apiKey) {
+        this(base, Map.of("x-project-id", projectId, "x-api-key", apiKey));
+    }
+
+    ApiClient(URI base, Map<String, String> credentials) {
+        this.base = base;
+        this.credentials = credentials;
+    }
+
+    static String body(String query) {
+        return "{\"query\":\"" + query.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+    }
+
+    StreamResponse stream(String agentId, String threadId, String json) {
+        return stream(agentId, threadId, json, Map.of("content-type", "application/json"));
+    }
+
+    StreamResponse stream(String agentId, String threadId, String json, Map<String, String> headers) {
+        String path = "/api/v1/agents/" + agentId + "/stream/threads"
+                + (threadId == null ? "" : "?thread_id=" + URLEncoder.encode(threadId, StandardCharsets.UTF_8));
+        HttpRequest request = request(path, json, headers).header("accept", "text/event-stream").build();
+        try {
+            HttpResponse<InputStream> response = HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            String contentType = response.headers().firstValue("content-type").orElse("");
+            try (InputStream in = response.body()) {
+                if (contentType.startsWith("text/event-stream")) {
+                    return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
+                }
+                return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
+                        new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("stream request failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
+        HttpRequest request = request("/api/v1/agents/" + agentId + "/run", json, headers).build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("run request failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> get(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
+        credentials.forEach(builder::header);
+        try {
+            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpRequest.Builder request(String path, String json, Map<String, String> headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+        Map<String, String> all = new LinkedHashMap<>(credentials);
+        all.putAll(headers);
+        all.forEach((name, value) -> {
+            if (value != null) {
+                builder.header(name, value);
+            }
+        });
+        return builder;
+    }
+
+    /** The SSE wire format: fields per line, events separated by a blank line, comments start with ':'. */
+    static List<SseEvent> parse(InputStream in) throws IOException {
+        List<SseEvent> events = new ArrayList<>();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        String id = null;
+        String event = null;
+        StringBuilder data = new StringBuilder();
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isEmpty()) {
+                if (event != null || !data.isEmpty()) {
+                    events.add(new SseEvent(id, event == null ? "message" : event, data.toString()));
+                }
+                id = null;
+                event = null;
+                data.setLength(0);
+            } else if (!line.startsWith(":")) {
+                int colon = line.indexOf(':');
+                String field = colon < 0 ? line : line.substring(0, colon);
+                String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
+                switch (field) {
+                    case "id" -> id = value;
+                    case "event" -> event = value;
+                    case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
+                    default -> { }
+                }
+            }
+        }
+        return events;
+    }
+
+    record StreamResponse(int status, Map<String, List<String>> headers, List<SseEvent> events, String body) {
+        String header(String name) {
+            return headers.getOrDefault(name, List.of()).stream().findFirst().orElse(null);
+        }
+    }
+}

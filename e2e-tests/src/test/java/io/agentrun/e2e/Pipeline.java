@@ -1,0 +1,126 @@
+package io.agentrun.e2e;
+
+import io.agentrun.api.ApiApplication;
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.relay.RelayApplication;
+import io.agentrun.worker.WorkerApplication;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A whole pipeline in this JVM: api nodes, workers and relays as separate Spring contexts, on the shared
+ * real broker and redis-server. Each pipeline has its own topics, groups and project, so pipelines of
+ * different tests never see each other's commands.
+ */
+final class Pipeline implements AutoCloseable {
+
+    final String projectId = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+    final String apiKey = "ar_sk_test_" + UUID.randomUUID().toString().replace("-", "");
+    final String agentId = "assistant";
+    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    private final List<ConfigurableApplicationContext> apis = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> relays = new ArrayList<>();
+    private final Map<String, Object> overrides;
+
+    private Pipeline(Map<String, Object> overrides) {
+        this.overrides = overrides;
+    }
+
+    static Pipeline start(int apiCount, int workerCount, int relayCount) {
+        return start(apiCount, workerCount, relayCount, Map.of());
+    }
+
+    /** @param overrides extra properties for every context, e.g. {@code agentrun.api.one-off-timeout} */
+    static Pipeline start(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides) {
+        Pipeline pipeline = new Pipeline(overrides);
+        try {
+            for (int i = 0; i < relayCount; i++) {
+                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i)));
+            }
+            for (int i = 0; i < workerCount; i++) {
+                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i)));
+            }
+            for (int i = 0; i < apiCount; i++) {
+                pipeline.apis.add(pipeline.run(ApiApplication.builder(), Map.of()));
+            }
+            return pipeline;
+        } catch (RuntimeException e) {
+            pipeline.close();
+            throw e;
+        }
+    }
+
+    /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
+    Map<String, Object> properties() {
+        Map<String, Object> p = new HashMap<>();
+        p.put("agentrun.kafka.bootstrap-servers", RealInfrastructure.kafkaBootstrapServers());
+        p.put("agentrun.redis.url", RealInfrastructure.redisUrl());
+        p.put("agentrun.kafka.commands-topic", "agentrun.run-commands." + suffix);
+        p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);
+        p.put("agentrun.kafka.command-partitions", 4);
+        p.put("agentrun.kafka.event-partitions", 4);
+        p.put("agentrun.kafka.worker-group", "agentrun-workers." + suffix);
+        p.put("agentrun.kafka.relay-group", "agentrun-relays." + suffix);
+        p.put("agentrun.worker.poll-timeout", "100ms");
+        p.put("agentrun.relay.poll-timeout", "100ms");
+        p.put("agentrun.bootstrap.project-id", projectId);
+        p.put("agentrun.bootstrap.api-key", apiKey);
+        p.put("agentrun.bootstrap.agent-id", agentId);
+        p.put("server.port", 0);
+        p.put("spring.main.banner-mode", "off");
+        p.putAll(overrides);
+        return p;
+    }
+
+    /** Starts another api node with extra properties (e.g. pointing at a dead broker). */
+    ConfigurableApplicationContext startApi(Map<String, Object> extra) {
+        ConfigurableApplicationContext context = run(ApiApplication.builder(), extra);
+        apis.add(context);
+        return context;
+    }
+
+    private ConfigurableApplicationContext run(SpringApplicationBuilder builder, Map<String, Object> extra) {
+        Map<String, Object> props = properties();
+        props.putAll(extra);
+        // As command-line arguments: they outrank the services' own configuration files.
+        return builder.run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+    }
+
+    URI api(int node) {
+        return baseOf(apis.get(node));
+    }
+
+    static URI baseOf(ConfigurableApplicationContext api) {
+        int port = ((WebServerApplicationContext) api).getWebServer().getPort();
+        return URI.create("http://localhost:" + port);
+    }
+
+    int apiCount() {
+        return apis.size();
+    }
+
+    RedisConnections redis() {
+        return apis.get(0).getBean(RedisConnections.class);
+    }
+
+    <T> T apiBean(Class<T> type) {
+        return apis.get(0).getBean(type);
+    }
+
+    @Override
+    public void close() {
+        // Front to back, so nothing new enters while the rest drains.
+        for (List<ConfigurableApplicationContext> tier : List.of(apis, workers, relays)) {
+            tier.forEach(ConfigurableApplicationContext::close);
+        }
+    }
+}
