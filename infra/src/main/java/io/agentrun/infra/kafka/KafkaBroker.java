@@ -32,9 +32,11 @@ public final class KafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final Path properties;
+    private final boolean stopOnExit;
     private ChildProcess process;
 
-    private KafkaBroker(Path dataDir, int port, int controllerPort) throws IOException {
+    private KafkaBroker(Path dataDir, int port, int controllerPort, boolean stopOnExit) throws IOException {
+        this.stopOnExit = stopOnExit;
         this.dataDir = dataDir;
         this.port = port;
         this.controllerPort = controllerPort;
@@ -51,8 +53,16 @@ public final class KafkaBroker implements AutoCloseable {
      * @param port the client port, or 0 for a free one
      */
     public static KafkaBroker start(Path dataDir, int port) {
+        return start(dataDir, port, true);
+    }
+
+    /** @param stopOnExit false when the caller stops the broker itself, in its own order */
+    public static KafkaBroker start(Path dataDir, int port, boolean stopOnExit) {
+        if (port != 0 && Ports.isOpen("localhost", port)) {
+            throw new IllegalStateException("port " + port + " is already in use; is another Kafka running? Choose another port.");
+        }
         try {
-            KafkaBroker broker = new KafkaBroker(dataDir, port == 0 ? Ports.freePort() : port, Ports.freePort());
+            KafkaBroker broker = new KafkaBroker(dataDir, port == 0 ? Ports.freePort() : port, Ports.freePort(), stopOnExit);
             broker.awaitReady();
             return broker;
         } catch (IOException e) {
@@ -139,7 +149,7 @@ public final class KafkaBroker implements AutoCloseable {
                 JavaCommand.infraRuntimeClasspath(),
                 ParentWatch.class.getName(),
                 List.of("kafka.Kafka", properties.toString()));
-        return ChildProcess.start("kafka", command, Map.of(), dataDir.resolve("kafka.log"));
+        return ChildProcess.start("kafka", command, Map.of(), dataDir.resolve("kafka.log"), stopOnExit);
     }
 
     private void awaitReady() {

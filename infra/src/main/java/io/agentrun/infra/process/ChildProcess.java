@@ -1,11 +1,13 @@
 package io.agentrun.infra.process;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A process this JVM started and owns: output goes to a log file, and {@link #close()} stops it
@@ -19,24 +21,36 @@ public final class ChildProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
-    private final Thread shutdownHook;
+    private final @Nullable Thread shutdownHook;
 
-    private ChildProcess(String name, Process process, Path log) {
+    private ChildProcess(String name, Process process, Path log, boolean stopOnExit) {
         this.name = name;
         this.process = process;
         this.log = log;
-        this.shutdownHook = new Thread(this::stop, "stop-" + name);
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.shutdownHook = stopOnExit ? new Thread(this::stop, "stop-" + name) : null;
+        if (shutdownHook != null) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
     }
 
-    /** Starts {@code command}, appending its stdout and stderr to {@code log}. */
+    /** Starts {@code command}, appending its stdout and stderr to {@code log}; stopped when this JVM exits. */
     public static ChildProcess start(String name, List<String> command, Map<String, String> environment, Path log)
             throws IOException {
+        return start(name, command, environment, log, true);
+    }
+
+    /**
+     * @param stopOnExit register a JVM shutdown hook that stops the child; callers that stop several
+     *                   children in a given order pass false and close them themselves
+     */
+    public static ChildProcess start(String name, List<String> command, Map<String, String> environment, Path log,
+            boolean stopOnExit) throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
-        return new ChildProcess(name, builder.start(), log);
+        return new ChildProcess(name, builder.start(), log, stopOnExit);
     }
 
     public String name() {
@@ -65,6 +79,9 @@ public final class ChildProcess implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        if (shutdownHook == null) {
+            return;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {

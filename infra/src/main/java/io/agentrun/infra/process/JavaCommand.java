@@ -47,6 +47,11 @@ public final class JavaCommand {
         return command;
     }
 
+    /** Where infra's own classes are (a jar or a classes folder), e.g. to run {@link ParentWatch} in a child. */
+    public static String infraLocation() {
+        return ownLocation();
+    }
+
     private static String ownLocation() {
         try {
             return java.nio.file.Path.of(JavaCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();

@@ -26,9 +26,11 @@ public final class RedisServer implements AutoCloseable {
 
     private final int port;
     private final Path dir;
+    private final boolean stopOnExit;
     private ChildProcess process;
 
-    private RedisServer(Path dir, int port) throws IOException {
+    private RedisServer(Path dir, int port, boolean stopOnExit) throws IOException {
+        this.stopOnExit = stopOnExit;
         this.dir = dir;
         this.port = port;
         Files.createDirectories(dir);
@@ -37,8 +39,13 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts {@code redis-server} (from {@code REDIS_SERVER_BIN} or the PATH) and waits until it answers PING. */
     public static RedisServer start(Path dir) {
+        return start(dir, true);
+    }
+
+    /** @param stopOnExit false when the caller stops the server itself, in its own order */
+    public static RedisServer start(Path dir, boolean stopOnExit) {
         try {
-            RedisServer server = new RedisServer(dir, Ports.freePort());
+            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -80,7 +87,7 @@ public final class RedisServer implements AutoCloseable {
         List<String> command = List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--maxclients", "10000",
                 "--protected-mode", "no");
-        return ChildProcess.start("redis", command, Map.of(), dir.resolve("redis.log"));
+        return ChildProcess.start("redis", command, Map.of(), dir.resolve("redis.log"), stopOnExit);
     }
 
     private void awaitReady() {

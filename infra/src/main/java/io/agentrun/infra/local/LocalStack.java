@@ -1,0 +1,229 @@
+package io.agentrun.infra.local;
+
+import io.agentrun.infra.kafka.KafkaBroker;
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
+import io.agentrun.infra.process.JavaCommand;
+import io.agentrun.infra.process.ParentWatch;
+import io.agentrun.infra.process.Ports;
+import io.agentrun.infra.redis.RedisServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+/**
+ * {@code ./agentrun local}: the whole pipeline on this machine with real parts — a KRaft Kafka broker,
+ * a redis-server (or {@code REDIS_URL}), api nodes, workers and relays as separate processes — seeded
+ * with project {@code demo}, agent {@code assistant} and a secret key. Ctrl-C or SIGTERM stops
+ * everything it started, front to back. Pids and logs are under {@code .agentrun/}.
+ */
+public final class LocalStack {
+
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+
+    private final StackOptions options;
+    private final Path state;
+    private final List<ChildProcess> services = new ArrayList<>();
+    private RedisServer redis;
+    private KafkaBroker kafka;
+
+    private LocalStack(StackOptions options) {
+        this.options = options;
+        this.state = options.home().resolve(".agentrun");
+    }
+
+    public static void main(String[] args) throws Exception {
+        StackOptions options;
+        try {
+            options = StackOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("agentrun: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LocalStack stack = new LocalStack(options);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stack.stop();
+            stopped.countDown();
+        }, "agentrun-stop"));
+        try {
+            stack.start();
+        } catch (RuntimeException e) {
+            System.err.println("agentrun: could not start the local stack: " + e.getMessage());
+            System.err.println("agentrun: logs are in " + stack.state.resolve("logs"));
+            System.exit(1);
+        }
+        stopped.await();
+    }
+
+    private void start() throws IOException {
+        prepareStateDir();
+        String redisUrl = System.getenv("REDIS_URL");
+        if (redisUrl == null || redisUrl.isBlank()) {
+            say("starting redis-server");
+            redis = RedisServer.start(state.resolve("redis"), false);
+            writePid("redis", redis.pid());
+            redisUrl = redis.url();
+        }
+        say("starting Kafka (KRaft) on localhost:" + options.kafkaPort());
+        kafka = KafkaBroker.start(state.resolve("kafka"), options.kafkaPort(), false);
+        writePid("kafka", kafka.pid());
+
+        String apiKey = devApiKey();
+        Map<String, String> shared = Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+                "REDIS_URL", redisUrl);
+        for (int i = 1; i <= options.relays(); i++) {
+            service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
+        }
+        for (int i = 1; i <= options.workers(); i++) {
+            service("worker-" + i, "run-worker", shared, List.of("--agentrun.worker.id=worker-" + i));
+        }
+        List<Integer> apiPorts = new ArrayList<>();
+        for (int i = 1; i <= options.apis(); i++) {
+            int port = options.apiPort() + i - 1;
+            if (Ports.isOpen("localhost", port)) {
+                throw new IllegalStateException("port " + port + " is already in use (set --api-port)");
+            }
+            apiPorts.add(port);
+            Map<String, String> env = new java.util.HashMap<>(shared);
+            env.put("PORT", Integer.toString(port));
+            env.put("AGENTRUN_BOOTSTRAP_PROJECT", options.projectId());
+            env.put("AGENTRUN_DEV_API_KEY", apiKey); // by environment, so it shows in no process list
+            service("api-" + i, "api-service", env, List.of());
+        }
+        for (int port : apiPorts) {
+            awaitHealthy(port);
+        }
+        printReady(apiPorts, redisUrl, apiKey);
+    }
+
+    private void service(String name, String module, Map<String, String> env, List<String> args) throws IOException {
+        Path jar = serviceJar(module);
+        List<String> command = JavaCommand.java(
+                List.of("-Xms64m", "-Xmx768m", "-XX:+UseG1GC"),
+                JavaCommand.infraLocation() + java.io.File.pathSeparator + jar,
+                ParentWatch.class.getName(),
+                Stream.concat(Stream.of("org.springframework.boot.loader.launch.JarLauncher"), args.stream()).toList());
+        ChildProcess process = ChildProcess.start(name, command, env, state.resolve("logs").resolve(name + ".log"), false);
+        services.add(process);
+        writePid(name, process.pid());
+    }
+
+    private Path serviceJar(String module) throws IOException {
+        Path target = options.home().resolve(module).resolve("target");
+        try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
+            return files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no " + module + " jar in " + target + "; build first: ./mvnw -DskipTests package"));
+        }
+    }
+
+    private void awaitHealthy(int port) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        URI health = URI.create("http://localhost:" + port + "/actuator/health");
+        say("waiting for the pipeline behind http://localhost:" + port + " to be ready");
+        Deadline.await("api on port " + port + " to report UP", READY_TIMEOUT, Duration.ofMillis(250),
+                () -> services.forEach(ChildProcess::requireAlive),
+                () -> {
+                    try {
+                        HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
+                                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                        return response.statusCode() == 200 && response.body().contains("\"UP\"");
+                    } catch (IOException e) {
+                        return false;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                });
+    }
+
+    private void printReady(List<Integer> apiPorts, String redisUrl, String apiKey) {
+        String api = "http://localhost:" + apiPorts.getFirst();
+        System.out.printf("""
+
+                agentrun is ready: %d api (%s), %d worker, %d relay; Kafka %s; Redis %s
+                  project: %s   agent: assistant   secret key: %s
+                  pids and logs: %s
+
+                Try it:
+                  curl -N %s/api/v1/agents/assistant/stream/threads \\
+                    -H 'x-api-key: %s' -H 'x-project-id: %s' \\
+                    -H 'content-type: application/json' -d '{"query":"Hello, agent"}'
+
+                Press Ctrl-C to stop everything.
+                %n""",
+                apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
+                options.workers(), options.relays(), kafka.bootstrapServers(), redisUrl,
+                options.projectId(), apiKey, state, api, apiKey, options.projectId());
+        System.out.flush();
+    }
+
+    /** Front to back: nothing new enters while the rest drains; then the broker and Redis. */
+    private void stop() {
+        say("stopping");
+        List<ChildProcess> reversed = new ArrayList<>(services);
+        java.util.Collections.reverse(reversed); // apis were started last
+        reversed.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
+        reversed.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
+        reversed.parallelStream().forEach(ChildProcess::close);
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        try (Stream<Path> pids = Files.exists(state) ? Files.list(state) : Stream.empty()) {
+            pids.filter(p -> p.toString().endsWith(".pid")).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("agentrun: could not remove pid files: " + e.getMessage());
+        }
+        say("stopped");
+    }
+
+    private void prepareStateDir() throws IOException {
+        Files.createDirectories(state.resolve("logs"));
+        // A fresh broker and cache every time: the local stack is for trying things, not for keeping them.
+        for (String dir : List.of("kafka", "redis")) {
+            Path path = state.resolve(dir);
+            if (Files.exists(path)) {
+                try (Stream<Path> walk = Files.walk(path)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    private void writePid(String name, long pid) throws IOException {
+        Files.writeString(state.resolve(name + ".pid"), pid + "\n", StandardCharsets.US_ASCII);
+    }
+
+    private static String devApiKey() {
+        String configured = System.getenv("AGENTRUN_DEV_API_KEY");
+        if (configured != null && !configured.isBlank()) {
+            return configured.strip();
+        }
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        return "ar_sk_dev_" + HexFormat.of().formatHex(random);
+    }
+
+    private static void say(String message) {
+        System.out.println("agentrun: " + message);
+    }
+}

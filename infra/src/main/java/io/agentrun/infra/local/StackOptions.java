@@ -1,0 +1,60 @@
+package io.agentrun.infra.local;
+
+import java.nio.file.Path;
+
+/**
+ * Options of {@code ./agentrun local}.
+ *
+ * @param home      the project checkout (service jars under {@code <module>/target/})
+ * @param apis      api nodes, on ports {@code apiPort}, {@code apiPort + 1}, …
+ */
+record StackOptions(Path home, int apis, int workers, int relays, int kafkaPort, int apiPort, String projectId) {
+
+    static StackOptions parse(String[] args) {
+        Path home = Path.of(".").toAbsolutePath().normalize();
+        int apis = 1;
+        int workers = 1;
+        int relays = 1;
+        int kafkaPort = intEnv("AGENTRUN_KAFKA_PORT", 9092);
+        int apiPort = intEnv("AGENTRUN_API_PORT", 8080);
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--home" -> home = Path.of(required(args[i], value)).toAbsolutePath().normalize();
+                case "--apis" -> apis = positive(args[i], value);
+                case "--workers" -> workers = positive(args[i], value);
+                case "--relays" -> relays = positive(args[i], value);
+                case "--kafka-port" -> kafkaPort = positive(args[i], value);
+                case "--api-port" -> apiPort = positive(args[i], value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--api-port P] [--kafka-port P]");
+            }
+            i++;
+        }
+        return new StackOptions(home, apis, workers, relays, kafkaPort, apiPort, "demo");
+    }
+
+    private static String required(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(required(option, value));
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a positive number, not '" + value + "'");
+        }
+    }
+
+    private static int intEnv(String name, int fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.strip());
+    }
+}
