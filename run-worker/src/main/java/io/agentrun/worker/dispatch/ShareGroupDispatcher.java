@@ -10,6 +10,7 @@ import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.RunOutcome;
 import io.agentrun.worker.run.WorkerSettings;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -68,6 +70,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     /** Written by run threads, read by the loop: wakes a full loop as soon as a run ends. */
     private final BlockingQueue<Position> ended = new LinkedBlockingQueue<>();
     private final AtomicInteger executing = new AtomicInteger();
+    private final Map<AcknowledgeType, LongAdder> acknowledged = new EnumMap<>(AcknowledgeType.class);
 
     private volatile boolean stopping;
     private volatile boolean stopped = true;
@@ -82,6 +85,9 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         this.cancellations = cancellations;
         this.settings = settings;
         this.runThreads = runThreads;
+        for (AcknowledgeType type : AcknowledgeType.values()) {
+            acknowledged.put(type, new LongAdder());
+        }
     }
 
     @Override
@@ -106,6 +112,11 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return !stopped;
+    }
+
+    /** How many deliveries this worker acknowledged with {@code type} (RENEW counts every renewal). */
+    public long acknowledgedCount(AcknowledgeType type) {
+        return acknowledged.get(type).sum();
     }
 
     /** Number of runs executing on this worker now. */
@@ -163,12 +174,14 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     private void handle(ConsumerRecords<String, byte[]> records) {
         ended.clear();
-        boolean acknowledged = false;
+        boolean sent = false;
         for (ConsumerRecord<String, byte[]> record : records) {
-            consumer.acknowledge(record, decide(record));
-            acknowledged = true;
+            AcknowledgeType type = decide(record);
+            consumer.acknowledge(record, type);
+            acknowledged.get(type).increment();
+            sent = true;
         }
-        if (acknowledged) {
+        if (sent) {
             consumer.commitAsync(); // send renewals and results now rather than with the next fetch
         }
     }

@@ -1,0 +1,101 @@
+package io.agentrun.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.cancel.RunCancelledException;
+import io.agentrun.worker.model.ModelException;
+import io.agentrun.worker.model.ModelListener;
+import io.agentrun.worker.model.ModelRequest;
+import io.agentrun.worker.model.ModelTurn;
+import io.agentrun.worker.model.ScriptedModel;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ScriptedModelTest {
+
+    private final ScriptedModel model = new ScriptedModel();
+    private final List<String> thinking = new ArrayList<>();
+    private final List<String> deltas = new ArrayList<>();
+    private final ModelListener listener = new ModelListener() {
+        @Override
+        public void onThinking(String text) {
+            thinking.add(text);
+        }
+
+        @Override
+        public void onTextDelta(String text) {
+            deltas.add(text);
+        }
+    };
+
+    private ModelTurn ask(String query, List<ChatMessage> history, AgentDefinition agent, CancelToken token) throws InterruptedException {
+        return model.stream(new ModelRequest(agent, history, RunInput.ofQuery(query), token), listener);
+    }
+
+    @Test
+    void echoesInDeltasOfTheAgentsWordCountThatConcatenateToTheAnswer() throws Exception {
+        AgentDefinition agent = new AgentDefinition("a", "a", "scripted", "", "", 3, 0);
+
+        ModelTurn turn = ask("the quick brown fox jumps", List.of(), agent, new CancelToken());
+
+        assertThat(turn.text()).isEqualTo("Echo #1: the quick brown fox jumps");
+        assertThat(deltas).containsExactly("Echo #1: the ", "quick brown fox ", "jumps");
+        assertThat(String.join("", deltas)).isEqualTo(turn.text());
+        assertThat(turn.usage().outputTokens()).isEqualTo(7);
+    }
+
+    @Test
+    void theTurnNumberCountsUserMessagesOfTheThread() throws Exception {
+        Instant now = Instant.now();
+        List<ChatMessage> history = List.of(
+                ChatMessage.user("run_1", RunInput.ofQuery("one"), now),
+                ChatMessage.assistant("run_1", "msg_1", "Echo #1: one", now),
+                ChatMessage.user("run_2", RunInput.ofQuery("two"), now),
+                ChatMessage.assistant("run_2", "msg_2", "Echo #2: two", now));
+
+        assertThat(ask("three", history, AgentDefinition.scripted("a"), new CancelToken()).text()).isEqualTo("Echo #3: three");
+    }
+
+    @Test
+    void thinkReasonsBeforeAnswering() throws Exception {
+        ModelTurn turn = ask("/think one two three four five", List.of(), AgentDefinition.scripted("a"), new CancelToken());
+
+        assertThat(thinking).containsExactly("one two three four ", "five");
+        assertThat(turn.text()).isEqualTo("Echo #1: /think one two three four five");
+    }
+
+    @Test
+    void failFailsWithoutRetry() {
+        assertThatThrownBy(() -> ask("/fail", List.of(), AgentDefinition.scripted("a"), new CancelToken()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.code()).isEqualTo("model_error");
+                    assertThat(e.retryable()).isFalse();
+                });
+        assertThat(deltas).isEmpty();
+    }
+
+    @Test
+    void aCancelledSlowTurnStopsAtOnceInsteadOfFinishingItsDelays() throws Exception {
+        CancelToken token = new CancelToken();
+        var turn = CompletableFuture.runAsync(() -> {
+            try {
+                ask("/slow 60000 never finishes", List.of(), AgentDefinition.scripted("a"), token);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        token.cancel(CancelToken.Reason.REQUESTED);
+
+        assertThatThrownBy(() -> turn.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(RunCancelledException.class);
+        assertThat(deltas).isEmpty();
+    }
+}

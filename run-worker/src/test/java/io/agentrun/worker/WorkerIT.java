@@ -1,0 +1,176 @@
+package io.agentrun.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.worker.dispatch.ShareGroupDispatcher;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A worker alone against real Kafka and Redis: commands in, events out, acknowledgements as designed. */
+@ExtendWith(RealInfrastructure.class)
+class WorkerIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
+    private static final String COMMANDS = "commands." + SUFFIX;
+    private static final String EVENTS = "events." + SUFFIX;
+    private static final String PROJECT = "p-" + SUFFIX;
+
+    static ConfigurableApplicationContext worker;
+    static KafkaProducer<String, byte[]> producer;
+
+    @BeforeAll
+    static void start() {
+        worker = WorkerApplication.builder().run(
+                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
+                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
+                "--agentrun.kafka.commands-topic=" + COMMANDS,
+                "--agentrun.kafka.events-topic=" + EVENTS,
+                "--agentrun.kafka.command-partitions=2",
+                "--agentrun.kafka.event-partitions=2",
+                "--agentrun.kafka.worker-group=workers." + SUFFIX,
+                "--agentrun.worker.poll-timeout=100ms",
+                "--agentrun.worker.id=worker-under-test");
+        worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
+        producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @AfterAll
+    static void stop() {
+        producer.close();
+        worker.close();
+    }
+
+    @Test
+    void aCommandBecomesNumberedEventsEndingWithRunEndAndTheRunIsMarkedFinished() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "hello worker");
+        send(command);
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(events).extracting(e -> e.type().wireName())
+                .containsExactly("run_start", "message_delta", "message_delta", "message_final", "run_end");
+        assertThat(events).extracting(RunEvent::seq).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(events).allSatisfy(e -> assertThat(e.threadId()).isEqualTo(command.threadId()));
+        assertThat(((EventData.RunEnd) events.getLast().data()).output()).isEqualTo("Echo #1: hello worker");
+        var state = worker.getBean(RunStore.class).find(command.runId()).orElseThrow();
+        assertThat(state.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(state.worker()).isEqualTo("worker-under-test");
+    }
+
+    @Test
+    void aRedeliveredCommandOfAFinishedRunIsAcceptedWithoutRunningAgain() throws Exception {
+        ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
+        RunCommand command = queued(Ids.newThreadId(), "only once");
+        send(command);
+        eventsOf(command.runId());
+        await().atMost(Duration.ofSeconds(20)).until(() -> worker.getBean(RunStore.class).find(command.runId())
+                .map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        long acceptedBefore = dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT);
+
+        send(command); // the same command again, as a redelivery would bring it
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT) > acceptedBefore);
+        assertThat(allEvents().stream().filter(e -> e.runId().equals(command.runId()) && e.data() instanceof EventData.RunStart))
+                .as("run_start events of the run").hasSize(1);
+    }
+
+    @Test
+    void aPoisonRecordIsRejectedAndTheNextCommandStillRuns() throws Exception {
+        ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
+        long rejectedBefore = dispatcher.acknowledgedCount(AcknowledgeType.REJECT);
+        producer.send(new ProducerRecord<>(COMMANDS, "poison", "not a command".getBytes(StandardCharsets.UTF_8))).get();
+        RunCommand command = queued(null, "after the poison");
+        send(command);
+
+        assertThat(((EventData.RunEnd) eventsOf(command.runId()).getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
+        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.REJECT) == rejectedBefore + 1);
+    }
+
+    @Test
+    void theModelSeesTheThreadHistory() throws Exception {
+        String threadId = Ids.newThreadId();
+        worker.getBean(ThreadStore.class).create(threadId, PROJECT, "assistant");
+        var redis = worker.getBean(io.agentrun.platform.redis.RedisConnections.class);
+        Instant now = Instant.now();
+        redis.sync().rpush(io.agentrun.model.naming.RedisKeys.threadMessages(threadId),
+                CODEC.write(io.agentrun.model.thread.ChatMessage.user("run_x", RunInput.ofQuery("earlier"), now)),
+                CODEC.write(io.agentrun.model.thread.ChatMessage.assistant("run_x", "msg_x", "Echo #1: earlier", now)));
+        RunCommand command = queued(threadId, "later");
+        send(command);
+
+        assertThat(((EventData.RunEnd) eventsOf(command.runId()).getLast().data()).output()).isEqualTo("Echo #2: later");
+    }
+
+    private static RunCommand queued(String threadId, String query) {
+        RunCommand command = new RunCommand(Ids.newRunId(), threadId, PROJECT, "assistant",
+                threadId == null ? RunMode.ONE_OFF : RunMode.STREAM, RunInput.ofQuery(query), Instant.now());
+        worker.getBean(RunStore.class).createQueued(command);
+        return command;
+    }
+
+    private static void send(RunCommand command) throws Exception {
+        producer.send(new ProducerRecord<>(COMMANDS, command.partitionKey(), CODEC.encode(command))).get();
+    }
+
+    private static List<RunEvent> eventsOf(String runId) {
+        List<RunEvent> events = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            events.clear();
+            allEvents().stream().filter(e -> e.runId().equals(runId)).forEach(events::add);
+            return !events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd;
+        });
+        return events;
+    }
+
+    /** Everything on the events topic so far, read from the beginning by a plain consumer. */
+    private static List<RunEvent> allEvents() {
+        List<RunEvent> events = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(EVENTS).stream()
+                    .map(p -> new TopicPartition(EVENTS, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> events.add(CODEC.decodeEvent(r.value())));
+            }
+        }
+        return events;
+    }
+}
