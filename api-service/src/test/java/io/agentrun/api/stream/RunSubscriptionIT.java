@@ -1,0 +1,117 @@
+package io.agentrun.api.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import io.lettuce.core.XAddArgs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Exactly once and in order, whatever the live channel does: against a real Redis, with the relay's
+ * writes played by hand (buffer entry first, then publish).
+ */
+@ExtendWith(RealInfrastructure.class)
+class RunSubscriptionIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    static RedisConnections redis;
+    static LiveEvents live;
+
+    @BeforeAll
+    static void connect() {
+        redis = new RedisConnections(new RedisSettings(RealInfrastructure.redisUrl(), Duration.ofSeconds(5)));
+        live = new LiveEvents(redis, CODEC, new ResumeBuffer(redis, CODEC), Duration.ofMillis(300), Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    static void close() {
+        live.destroy();
+        redis.close();
+    }
+
+    @Test
+    void duplicatesAreDroppedAndOrderIsKept() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            for (int seq : new int[] {0, 1, 1, 0, 2, 3}) {
+                relay(runId, seq, true, true);
+            }
+            assertThat(drain(subscription, 4)).containsExactly(0L, 1L, 2L, 3L);
+            assertThat(subscription.next(Duration.ofMillis(700))).isEmpty();
+        }
+    }
+
+    @Test
+    void aGapOnTheLiveChannelIsFilledFromTheResumeBuffer() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            relay(runId, 0, true, true);
+            relay(runId, 1, true, false); // buffered, but its live message was lost
+            relay(runId, 2, true, false);
+            relay(runId, 3, true, true);
+
+            assertThat(drain(subscription, 4)).containsExactly(0L, 1L, 2L, 3L);
+        }
+    }
+
+    @Test
+    void aLostLastEventIsFoundWhenTheStreamGoesQuiet() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            relay(runId, 0, true, true);
+            relay(runId, 1, true, false); // e.g. run_end published while the pub/sub connection reconnected
+
+            assertThat(drain(subscription, 2)).containsExactly(0L, 1L);
+        }
+    }
+
+    @Test
+    void twoWatchersOfOneRunBothGetEverythingAndClosingOneKeepsTheOther() throws Exception {
+        String runId = Ids.newRunId();
+        RunSubscription first = live.subscribe(runId, 0);
+        try (RunSubscription second = live.subscribe(runId, 0)) {
+            relay(runId, 0, true, true);
+            assertThat(drain(first, 1)).containsExactly(0L);
+            first.close();
+            relay(runId, 1, true, true);
+            assertThat(drain(second, 2)).containsExactly(0L, 1L);
+        }
+        assertThat(live.watchedRuns()).isZero();
+    }
+
+    private static List<Long> drain(RunSubscription subscription, int count) throws InterruptedException {
+        List<Long> seqs = new ArrayList<>();
+        while (seqs.size() < count) {
+            Optional<Frame> frame = subscription.next(Duration.ofSeconds(10));
+            assertThat(frame).as("event %d of %d", seqs.size() + 1, count).isPresent();
+            seqs.add(frame.get().seq());
+        }
+        return seqs;
+    }
+
+    private static void relay(String runId, int seq, boolean buffer, boolean publish) {
+        String json = "{\"type\":\"message_delta\",\"seq\":" + seq + ",\"run_id\":\"" + runId + "\",\"data\":{\"delta\":\"x\"}}";
+        if (buffer) {
+            try {
+                redis.sync().xadd(RedisKeys.runEvents(runId), new XAddArgs().id(seq + "-1"), java.util.Map.of("e", json));
+            } catch (io.lettuce.core.RedisCommandExecutionException duplicate) {
+                // the relay's replay of an event already buffered
+            }
+        }
+        if (publish) {
+            redis.sync().publish(RedisKeys.liveChannel(runId), json);
+        }
+    }
+}
