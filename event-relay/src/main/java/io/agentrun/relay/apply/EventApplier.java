@@ -64,7 +64,7 @@ public final class EventApplier {
         return THREAD_SCRIPT.call(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
-                Long.toString(settings.threadRetention().toMillis()), message);
+                Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()));
     }
 
     private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {

@@ -1,0 +1,178 @@
+package io.agentrun.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadStore;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The relay alone against real Kafka and Redis: what one run's events leave in Redis, and that replays change nothing. */
+@ExtendWith(RealInfrastructure.class)
+class RelayIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
+    private static final String EVENTS = "events." + SUFFIX;
+
+    static ConfigurableApplicationContext relay;
+    static KafkaProducer<String, byte[]> producer;
+    static RedisConnections redis;
+
+    @BeforeAll
+    static void start() {
+        relay = RelayApplication.builder().run(
+                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
+                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
+                "--agentrun.kafka.commands-topic=commands." + SUFFIX,
+                "--agentrun.kafka.events-topic=" + EVENTS,
+                "--agentrun.kafka.event-partitions=2",
+                "--agentrun.kafka.relay-group=relays." + SUFFIX,
+                "--agentrun.relay.poll-timeout=100ms");
+        redis = relay.getBean(RedisConnections.class);
+        producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @AfterAll
+    static void stop() {
+        producer.close();
+        relay.close();
+    }
+
+    @Test
+    void aRunsEventsBecomeBufferStateHistoryAndAReleasedLockAndReplaysChangeNothing() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = relay.getBean(ThreadStore.class);
+        threads.create(threadId, "p", "assistant");
+        threads.tryLock(threadId, runId);
+        List<String> live = listen(runId);
+        List<RunEvent> run = run(threadId, runId, "what is up", "Echo #1: what is up");
+
+        send(run);
+
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        var state = runs.find(runId).orElseThrow();
+        assertThat(state.lastSeq()).isEqualTo(4);
+        assertThat(state.attempt()).isEqualTo(1);
+        assertThat(state.output()).isEqualTo("Echo #1: what is up");
+        assertThat(state.startOffset()).isGreaterThanOrEqualTo(0);
+        assertThat(redis.sync().xrange(RedisKeys.runEvents(runId), io.lettuce.core.Range.create("-", "+")))
+                .extracting(m -> m.getId()).containsExactly("0-1", "1-1", "2-1", "3-1", "4-1");
+        assertThat(redis.sync().pttl(RedisKeys.runEvents(runId))).as("buffer expires after run_end").isPositive();
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:what is up", "ASSISTANT:Echo #1: what is up");
+        assertThat(threads.lockHolder(threadId)).isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> live.size() == 5);
+        assertThat(live).extracting(json -> CODEC.peekHeader(json).seq()).containsExactly(0L, 1L, 2L, 3L, 4L);
+
+        send(run); // at-least-once: the same records again, as after a relay crash before its commit
+        String marker = Ids.newRunId();
+        send(run(null, marker, "marker", "Echo #1: marker"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(marker).isPresent());
+
+        assertThat(threads.history(threadId)).hasSize(2);
+        assertThat(live).as("replayed events are not published again").hasSize(5);
+        assertThat(redis.sync().xlen(RedisKeys.runEvents(runId))).isEqualTo(5);
+    }
+
+    @Test
+    void aFailedRunLeavesNoHistoryButReleasesTheThread() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = relay.getBean(ThreadStore.class);
+        threads.create(threadId, "p", "assistant");
+        threads.tryLock(threadId, runId);
+        Instant now = Instant.now();
+        send(List.of(
+                event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery("/fail"))),
+                event(1, runId, threadId, now, new EventData.RunError("model_error", "failed as asked", false)),
+                event(2, runId, threadId, now, new EventData.RunEnd(RunStatus.FAILED, "", Usage.NONE, 3))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> threads.lockHolder(threadId).isEmpty());
+        var state = relay.getBean(RunStore.class).find(runId).orElseThrow();
+        assertThat(state.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(state.errorCode()).isEqualTo("model_error");
+        assertThat(threads.history(threadId)).isEmpty();
+    }
+
+    @Test
+    void aLateRunEndNeverReleasesTheLockOfTheNextRun() throws Exception {
+        String threadId = Ids.newThreadId();
+        String oldRun = Ids.newRunId();
+        String nextRun = Ids.newRunId();
+        ThreadStore threads = relay.getBean(ThreadStore.class);
+        threads.create(threadId, "p", "assistant");
+        threads.tryLock(threadId, nextRun);
+
+        send(List.of(event(0, oldRun, threadId, Instant.now(), new EventData.RunEnd(RunStatus.COMPLETED, "", Usage.NONE, 1))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> relay.getBean(RunStore.class).find(oldRun).isPresent());
+        assertThat(threads.lockHolder(threadId)).contains(nextRun);
+    }
+
+    private static List<RunEvent> run(String threadId, String runId, String query, String answer) {
+        Instant now = Instant.now();
+        String messageId = Ids.newMessageId();
+        int half = answer.length() / 2;
+        List<RunEvent> events = new ArrayList<>();
+        events.add(event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery(query))));
+        events.add(event(1, runId, threadId, now, new EventData.MessageDelta(messageId, answer.substring(0, half))));
+        events.add(event(2, runId, threadId, now, new EventData.MessageDelta(messageId, answer.substring(half))));
+        events.add(event(3, runId, threadId, now, new EventData.MessageFinal(messageId, answer, new Usage(1, 2))));
+        events.add(event(4, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, answer, new Usage(1, 2), 5)));
+        return events;
+    }
+
+    private static RunEvent event(long seq, String runId, String threadId, Instant at, EventData data) {
+        return new RunEvent(seq, runId, threadId, "p", "assistant", at, data);
+    }
+
+    private static void send(List<RunEvent> events) throws Exception {
+        for (RunEvent event : events) {
+            producer.send(new ProducerRecord<>(EVENTS, event.partitionKey(), CODEC.encode(event))).get();
+        }
+    }
+
+    private static List<String> listen(String runId) {
+        List<String> received = new CopyOnWriteArrayList<>();
+        StatefulRedisPubSubConnection<String, String> connection = redis.newPubSub();
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                received.add(message);
+            }
+        });
+        connection.sync().subscribe(RedisKeys.liveChannel(runId));
+        return received;
+    }
+}
