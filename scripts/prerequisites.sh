@@ -1,0 +1,29 @@
+# Sourced by ./agentrun and .ci/run: installs what a fresh Debian/Ubuntu machine lacks.
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "agentrun: need root to run: $*" >&2; return 1; fi
+}
+
+apt_install() {
+  command -v apt-get >/dev/null || { echo "agentrun: please install $* (no apt-get here)" >&2; return 1; }
+  echo "agentrun: installing $* from Debian packages"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 || {
+    as_root apt-get update -q >/dev/null &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
+  }
+}
+
+# A real redis-server, unless REDIS_URL points at one already.
+ensure_redis_server() {
+  [ -n "${REDIS_URL:-}" ] || command -v redis-server >/dev/null || apt_install redis-server
+}
+
+# JAVA_HOME -> a JDK >= 21, installing one from Debian packages when none is found.
+ensure_jdk() {
+  . "$(dirname "${BASH_SOURCE[0]}")/../.mvn/select-jdk.sh"
+  if ! agentrun_select_jdk 2>/dev/null; then
+    apt_install openjdk-21-jdk-headless || true
+    agentrun_select_jdk
+  fi
+}
