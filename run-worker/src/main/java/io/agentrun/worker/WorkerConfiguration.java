@@ -17,6 +17,7 @@ import io.agentrun.worker.model.ScriptedModel;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.WorkerSettings;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,8 +46,8 @@ class WorkerConfiguration {
     }
 
     @Bean
-    CancellationWatcher cancellationWatcher(RedisConnections redis) {
-        return new CancellationWatcher(redis);
+    CancellationWatcher cancellationWatcher(RedisConnections redis, ScheduledExecutorService runTimers) {
+        return new CancellationWatcher(redis, runTimers, Duration.ofSeconds(1));
     }
 
     @Bean(destroyMethod = "shutdownNow")

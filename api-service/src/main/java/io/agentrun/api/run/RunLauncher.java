@@ -13,6 +13,7 @@ import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadInfo;
 import io.agentrun.platform.store.ThreadStore;
+import io.lettuce.core.RedisException;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,14 +53,16 @@ public final class RunLauncher {
         ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, input, Instant.now());
         RunSubscription subscription = null;
+        boolean sendAttempted = false;
         try {
             runs.createQueued(command);
             subscription = live.subscribe(runId, 0);
+            sendAttempted = true;
             commands.send(command);
             return new LaunchedRun(command, subscription);
-        } catch (RuntimeException e) {
+        } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
             log.error("run {} not started: {}", runId, e.getMessage());
-            undo(command, claim, subscription);
+            undo(command, claim, subscription, sendAttempted);
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly");
         }
     }
@@ -86,12 +89,20 @@ public final class RunLauncher {
         return new ThreadClaim(threadId, false);
     }
 
-    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription) {
+    /**
+     * Takes back what {@link #launch} did. A command whose send timed out may still reach Kafka later, so
+     * its run is marked failed rather than forgotten: a worker that gets it does not run it.
+     */
+    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription, boolean sendAttempted) {
         try {
             if (subscription != null) {
                 subscription.close();
             }
-            runs.delete(command.runId());
+            if (sendAttempted) {
+                runs.markNotQueued(command.runId());
+            } else {
+                runs.delete(command.runId());
+            }
             if (claim.threadId != null) {
                 if (claim.created) {
                     threads.delete(claim.threadId);

@@ -84,11 +84,18 @@ public final class LiveEvents implements DisposableBean {
             confirmation.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             subscription.close();
-            throw new IllegalStateException("could not subscribe to live events of " + subscription.runId(), e);
+            throw new SubscribeException("could not subscribe to live events of " + subscription.runId(), e);
         } catch (InterruptedException e) {
             subscription.close();
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while subscribing", e);
+            throw new SubscribeException("interrupted while subscribing", e);
+        }
+    }
+
+    /** Redis did not confirm a subscription in time. */
+    public static final class SubscribeException extends RuntimeException {
+        SubscribeException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

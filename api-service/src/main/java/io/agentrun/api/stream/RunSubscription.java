@@ -34,6 +34,8 @@ public final class RunSubscription implements AutoCloseable {
     private final LinkedBlockingQueue<String> incoming = new LinkedBlockingQueue<>();
     private final TreeMap<Long, Frame> early = new TreeMap<>();
     private long expected;
+    /** When the current gap was first seen (nanoTime), 0 when there is none. */
+    private long gapSince;
 
     RunSubscription(String runId, long firstSeq, JsonCodec codec, ResumeBuffer buffer, Duration gapCheckInterval,
             Consumer<RunSubscription> onClose) {
@@ -110,6 +112,28 @@ public final class RunSubscription implements AutoCloseable {
     private void fillFromBuffer() {
         for (Frame frame : buffer.from(runId, expected)) {
             early.putIfAbsent(frame.seq(), frame);
+        }
+        skipAGapThatCannotBeFilled();
+    }
+
+    /**
+     * A missing event that is still not in the buffer long after later ones arrived will not come (the
+     * buffer was trimmed, or the event never reached Kafka). Waiting for it would hang the stream until
+     * its idle timeout, so after {@code 2 × gap-check-interval} the stream goes on without it.
+     */
+    private void skipAGapThatCannotBeFilled() {
+        if (early.isEmpty() || early.firstKey() <= expected) {
+            gapSince = 0;
+            return;
+        }
+        long now = System.nanoTime();
+        if (gapSince == 0) {
+            gapSince = now;
+        } else if (now - gapSince > 2 * gapCheckInterval.toNanos()) {
+            log.warn("run {}: events {}..{} are in neither the live channel nor the buffer; continuing without them",
+                    runId, expected, early.firstKey() - 1);
+            expected = early.firstKey();
+            gapSince = 0;
         }
     }
 

@@ -74,7 +74,7 @@ public class StreamController {
                     }
                     lastEvent = System.nanoTime();
                 } else if (System.nanoTime() - lastEvent > settings.streamIdleTimeout().toNanos()) {
-                    endWithError(sse, run, "no event from the run for " + settings.streamIdleTimeout() + "; join it again later");
+                    endWithError(sse, run, "no event from the run for " + settings.streamIdleTimeout() + "; it may still finish");
                     return;
                 } else {
                     sse.keepalive();
@@ -82,7 +82,7 @@ public class StreamController {
             }
         } catch (RuntimeException e) {
             log.error("stream of run {} broke", run.command().runId(), e);
-            endWithError(sse, run, "the stream failed on the server; join the run again to continue");
+            endWithError(sse, run, "the stream failed on the server; the run may still finish");
         }
     }
 

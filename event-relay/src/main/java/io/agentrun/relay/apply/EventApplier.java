@@ -39,11 +39,20 @@ public final class EventApplier {
         this.settings = settings;
     }
 
+    /**
+     * Queues loading both scripts; call at the head of every batch. Then a Redis that restarted since the
+     * last batch knows them before the first event, and no call in the batch fails with NOSCRIPT while a
+     * later one succeeds (which would apply events out of order).
+     */
+    public CompletableFuture<Void> beginBatch() {
+        return CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis));
+    }
+
     /** Queues the Redis writes of {@code event}; the future completes when Redis has applied them. */
     public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset) {
         List<CompletableFuture<Long>> writes = new ArrayList<>(2);
         if (event.threadId() != null && touchesThread(event.type())) {
-            writes.add(applyToThread(event, offset));
+            writes.add(applyToThread(event, partition, offset));
         }
         writes.add(applyToRun(event, envelopeJson, partition, offset));
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
@@ -53,7 +62,7 @@ public final class EventApplier {
         return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.RUN_END;
     }
 
-    private CompletableFuture<Long> applyToThread(RunEvent event, long offset) {
+    private CompletableFuture<Long> applyToThread(RunEvent event, int partition, long offset) {
         String threadId = event.threadId();
         String message = switch (event.data()) {
             case EventData.RunStart start -> codec.write(ChatMessage.user(event.runId(), start.input(), event.createdAt()));
@@ -64,7 +73,8 @@ public final class EventApplier {
         return THREAD_SCRIPT.call(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
-                Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()));
+                Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
+                Integer.toString(partition));
     }
 
     private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {

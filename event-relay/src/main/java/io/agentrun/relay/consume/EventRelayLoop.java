@@ -112,7 +112,8 @@ public final class EventRelayLoop implements SmartLifecycle {
     }
 
     private void relay(ConsumerRecords<String, byte[]> records) {
-        List<CompletableFuture<Void>> writes = new ArrayList<>(records.count());
+        List<CompletableFuture<Void>> writes = new ArrayList<>(records.count() + 1);
+        writes.add(applier.beginBatch());
         for (ConsumerRecord<String, byte[]> record : records) {
             String json = new String(record.value(), StandardCharsets.UTF_8);
             try {

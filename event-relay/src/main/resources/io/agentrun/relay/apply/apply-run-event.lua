@@ -7,8 +7,12 @@
 -- ARGV[12] run_end: output | error: message
 local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], ARGV[1] .. '-1', 'e', ARGV[2])
 if type(added) == 'table' and added.err then
-  -- An id not above the stream's top: this event was applied before (at-least-once redelivery).
-  return 0
+  if string.find(added.err, 'equal or smaller', 1, true) then
+    -- An id not above the stream's top: this event was applied before (at-least-once redelivery).
+    return 0
+  end
+  -- Anything else (out of memory, wrong type) must fail the batch so it is read again, not skipped.
+  return redis.error_reply(added.err)
 end
 local kind = ARGV[3]
 local status = redis.call('HGET', KEYS[1], 'status')

@@ -4,14 +4,16 @@
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
 -- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
-local applied = redis.call('HMGET', KEYS[1], 'applied_offset', 'applied_run', 'applied_seq')
-if tonumber(ARGV[3]) <= tonumber(applied[1] or '-1') then
+-- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
+local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
+if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
   return 0
 end
-if applied[2] == ARGV[2] and tonumber(ARGV[7]) <= tonumber(applied[3] or '-1') then
+if applied[3] == ARGV[2] and tonumber(ARGV[7]) <= tonumber(applied[4] or '-1') then
   return 0
 end
-redis.call('HSET', KEYS[1], 'applied_offset', ARGV[3], 'applied_run', ARGV[2], 'applied_seq', ARGV[7], 'updated_at', ARGV[4])
+redis.call('HSET', KEYS[1], 'applied_partition', ARGV[8], 'applied_offset', ARGV[3], 'applied_run', ARGV[2],
+  'applied_seq', ARGV[7], 'updated_at', ARGV[4])
 local kind = ARGV[1]
 if kind == 'run_start' then
   -- Held until the run answers: a run that fails says nothing and leaves no dangling question.

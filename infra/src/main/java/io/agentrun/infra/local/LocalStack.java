@@ -87,7 +87,8 @@ public final class LocalStack {
         String apiKey = devApiKey();
         Map<String, String> shared = Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-                "REDIS_URL", redisUrl);
+                "REDIS_URL", redisUrl,
+                "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always");
         for (int i = 1; i <= options.relays(); i++) {
             service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
         }

@@ -1,7 +1,6 @@
 package io.agentrun.platform.redis;
 
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -9,11 +8,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
- * A Lua script returning an integer, called by its SHA (EVALSHA), falling back to EVAL once when the server does not know it
- * yet — after a Redis restart, for instance. Asynchronous, so callers can pipeline many calls.
+ * A Lua script returning an integer, called by its SHA (EVALSHA). There is deliberately no silent EVAL
+ * fallback: a fallback would run later than the calls pipelined behind it and reorder them. Callers load
+ * the script ({@link #load}) ahead of their calls on the same connection and treat {@code NOSCRIPT} as a
+ * failure to retry.
  */
 public final class LuaScript {
 
@@ -27,17 +27,12 @@ public final class LuaScript {
 
     public CompletableFuture<Long> call(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
         RedisFuture<Long> bySha = redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
-        return bySha.toCompletableFuture().handle((result, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(result);
-            }
-            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-            if (cause instanceof RedisNoScriptException) {
-                RedisFuture<Long> bySource = redis.eval(source, ScriptOutputType.INTEGER, keys, args);
-                return bySource.toCompletableFuture();
-            }
-            return CompletableFuture.<Long>failedFuture(cause);
-        }).thenCompose(f -> f);
+        return bySha.toCompletableFuture();
+    }
+
+    /** Makes sure the server knows the script; on a pipelined connection, before the calls that need it. */
+    public CompletableFuture<String> load(RedisAsyncCommands<String, String> redis) {
+        return redis.scriptLoad(source).toCompletableFuture();
     }
 
     private static String sha1(String text) {

@@ -4,6 +4,7 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -77,9 +78,21 @@ public final class RunStore {
                 h.get(ERROR_MESSAGE)));
     }
 
-    /** Worker side: which worker executes the run (the latest attempt's). */
-    public void markTakenBy(String runId, String workerId) {
-        redis.sync().hset(RedisKeys.run(runId), WORKER, workerId);
+    /** Counts a worker's start of the run and records the worker; does nothing for a run Redis does not know. */
+    private static final String START_ATTEMPT = """
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            redis.call('HSET', KEYS[1], 'worker', ARGV[1])
+            return redis.call('HINCRBY', KEYS[1], 'starts', 1)
+            """;
+
+    /**
+     * Worker side: this worker starts the run. Returns the attempt number (1 for the first start, 2 after a
+     * worker died mid-run, …), counted by starts, not by deliveries, so commands handed back unstarted do
+     * not inflate it; 0 when Redis does not know the run.
+     */
+    public int startAttempt(String runId, String workerId) {
+        Long starts = redis.sync().eval(START_ATTEMPT, ScriptOutputType.INTEGER, new String[] {RedisKeys.run(runId)}, workerId);
+        return starts == null ? 0 : starts.intValue();
     }
 
     /** Worker side: the run's run_end is durably in Kafka; never execute this run again. */
@@ -87,8 +100,18 @@ public final class RunStore {
         redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, status.wireName(), ENDED_AT, Instant.now().toString()));
     }
 
-    /** Rolls back {@link #createQueued} when the command never reached Kafka. */
+    /** Forgets a run whose command was never sent. */
     public void delete(String runId) {
         redis.sync().del(RedisKeys.run(runId));
+    }
+
+    /**
+     * The command is not known to be in Kafka (its send timed out). It may still arrive; the run is marked
+     * failed so a worker that gets it anyway does not run it.
+     */
+    public void markNotQueued(String runId) {
+        redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, RunStatus.FAILED.wireName(),
+                ERROR_CODE, "not_queued", ERROR_MESSAGE, "the run command could not be written to Kafka",
+                ENDED_AT, Instant.now().toString()));
     }
 }

@@ -34,6 +34,13 @@ public final class ThreadStore {
             return 0
             """;
 
+    private static final String EXTEND_IF_HELD = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            end
+            return 0
+            """;
+
     private final RedisConnections redis;
     private final StateSettings settings;
     private final JsonCodec codec;
@@ -75,6 +82,13 @@ public final class ThreadStore {
         Long released = redis.sync().eval(RELEASE_IF_HELD, ScriptOutputType.INTEGER,
                 new String[] {RedisKeys.threadLock(threadId), RedisKeys.thread(threadId)}, runId);
         return released != null && released == 1L;
+    }
+
+    /** Restarts the lock's time to live if {@code runId} still holds it (a worker starting the run). */
+    public boolean extendLock(String threadId, String runId) {
+        Long extended = redis.sync().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()));
+        return extended != null && extended == 1L;
     }
 
     public Optional<String> lockHolder(String threadId) {

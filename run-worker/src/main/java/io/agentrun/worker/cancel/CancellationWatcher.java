@@ -4,14 +4,18 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
  * Delivers cancel requests to the runs of this worker. Every worker listens on {@code ar:cancel:*}
  * (a cancel names a run, not a worker); the one holding the run acts on it. A request that arrives
- * before the run starts is caught by the flag key checked at {@link #register}.
+ * before the run starts is caught by the flag key checked at {@link #track}, one lost on the channel by
+ * the periodic re-check of the flags.
  */
 public final class CancellationWatcher implements DisposableBean {
 
@@ -19,8 +23,9 @@ public final class CancellationWatcher implements DisposableBean {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final Map<String, CancelToken> running = new ConcurrentHashMap<>();
 
-    public CancellationWatcher(RedisConnections redis) {
+    public CancellationWatcher(RedisConnections redis, ScheduledExecutorService timers, Duration recheckInterval) {
         this.redis = redis;
+        timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(), TimeUnit.MILLISECONDS);
         this.pubSub = redis.newPubSub();
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
@@ -34,18 +39,36 @@ public final class CancellationWatcher implements DisposableBean {
         pubSub.sync().psubscribe(RedisKeys.cancelPattern());
     }
 
-    /** Tracks a starting run; its token is already cancelled when a cancel request came first. */
-    public CancelToken register(String runId) {
-        CancelToken token = new CancelToken();
+    /** Tracks a starting run; its token is cancelled at once when a cancel request came first. */
+    public void track(String runId, CancelToken token) {
         running.put(runId, token);
         if (redis.sync().exists(RedisKeys.cancel(runId)) > 0) {
             token.cancel(CancelToken.Reason.REQUESTED);
         }
-        return token;
     }
 
-    public void unregister(String runId) {
+    public void forget(String runId) {
         running.remove(runId);
+    }
+
+    /**
+     * Looks at the flag keys of all running runs: a cancel published while the pub/sub connection was
+     * reconnecting is not lost, only late by one interval.
+     */
+    void recheckFlags() {
+        running.forEach((runId, token) -> redis.async().exists(RedisKeys.cancel(runId)).thenAccept(found -> {
+            if (found != null && found > 0) {
+                token.cancel(CancelToken.Reason.REQUESTED);
+            }
+        }));
+    }
+
+    private void recheckFlagsQuietly() {
+        try {
+            recheckFlags();
+        } catch (RuntimeException e) {
+            // Redis unreachable for a moment: the next round tries again
+        }
     }
 
     @Override

@@ -56,6 +56,8 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ShareGroupDispatcher.class);
     /** Well inside the broker's default 30 s acquisition lock. */
     private static final Duration RENEW_INTERVAL_WHEN_FULL = Duration.ofSeconds(5);
+    /** Commands held unstarted while full, in polls' worth; beyond it they go back (RELEASE costs a delivery). */
+    private static final int MAX_BACKLOG_POLLS = 4;
 
     private final KafkaClients clients;
     private final JsonCodec codec;
@@ -137,16 +139,24 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     private void runLoop() {
         Drain drain = null;
+        boolean lastPollEmpty = true;
         try {
             while (drain == null || !drain.done()) {
                 if (stopping && drain == null) {
                     drain = new Drain(System.nanoTime() + settings.drainTimeout().toNanos());
                 }
-                waitWhileFull();
-                handle(pollQuietly());
+                if (lastPollEmpty) {
+                    waitWhileFull();
+                }
+                ConsumerRecords<String, byte[]> records = pollQuietly();
+                lastPollEmpty = records.isEmpty();
+                handle(records);
             }
         } catch (RuntimeException e) {
-            log.error("share dispatch loop failed; runs of this worker will be redelivered", e);
+            // Only the consumer itself can get here (handle() contains per-record failures). Stop our runs
+            // without run_end before the consumer goes, so no command runs here and elsewhere at once.
+            log.error("share dispatch loop failed; stopping this worker's runs, their commands will be redelivered", e);
+            running.values().forEach(run -> run.token.cancel(CancelToken.Reason.SHUTDOWN));
         } finally {
             consumer.close(Duration.ofSeconds(10));
             stopped = true;
@@ -161,6 +171,10 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         }
     }
 
+    /**
+     * At capacity, waits for a run to end rather than poll for more work — but only after a poll that
+     * brought nothing, so renewed commands still cycle back promptly.
+     */
     private void waitWhileFull() {
         if (executing.get() < settings.maxInFlight() || stopping) {
             return;
@@ -176,10 +190,20 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         ended.clear();
         boolean sent = false;
         for (ConsumerRecord<String, byte[]> record : records) {
-            AcknowledgeType type = decide(record);
-            consumer.acknowledge(record, type);
-            acknowledged.get(type).increment();
-            sent = true;
+            AcknowledgeType type;
+            try {
+                type = decide(record);
+            } catch (RuntimeException e) {
+                log.error("could not take command at {}-{}; releasing it", record.partition(), record.offset(), e);
+                type = AcknowledgeType.RELEASE;
+            }
+            try {
+                consumer.acknowledge(record, type);
+                acknowledged.get(type).increment();
+                sent = true;
+            } catch (IllegalStateException e) {
+                log.warn("could not acknowledge {}-{} with {}: {}", record.partition(), record.offset(), type, e.getMessage());
+            }
         }
         if (sent) {
             consumer.commitAsync(); // send renewals and results now rather than with the next fetch
@@ -202,7 +226,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
             return AcknowledgeType.RELEASE;
         }
         if (executing.get() >= settings.maxInFlight()) {
-            if (backlog.contains(position) || backlog.size() < settings.maxPollRecords()) {
+            if (backlog.contains(position) || backlog.size() < MAX_BACKLOG_POLLS * settings.maxPollRecords()) {
                 backlog.add(position);
                 return AcknowledgeType.RENEW;
             }
@@ -220,23 +244,32 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
             log.error("rejecting record {} of {}: not a run command ({})", position, record.topic(), e.getMessage());
             return AcknowledgeType.REJECT;
         }
-        int attempt = record.deliveryCount().map(Short::intValue).orElse(1);
-        Running run = new Running(cancellations.register(command.runId()));
-        running.put(position, run);
+        int delivery = record.deliveryCount().map(Short::intValue).orElse(1);
+        Running run = new Running(new CancelToken());
         executing.incrementAndGet();
-        runThreads.execute(() -> {
-            try {
-                run.outcome = executor.execute(command, attempt, run.token);
-            } catch (RuntimeException e) {
-                log.error("run {} crashed in the worker; handing it back", command.runId(), e);
-                run.outcome = RunOutcome.RETRY_LATER;
-            } finally {
-                cancellations.unregister(command.runId());
-                executing.decrementAndGet();
-                ended.add(position);
-            }
-        });
+        try {
+            runThreads.execute(() -> execute(command, delivery, run, position));
+        } catch (RuntimeException e) {
+            executing.decrementAndGet();
+            throw e;
+        }
+        running.put(position, run);
         return AcknowledgeType.RENEW;
+    }
+
+    /** On the run's own thread: everything that may block (Redis, Kafka, the model) happens here, never in the loop. */
+    private void execute(RunCommand command, int delivery, Running run, Position position) {
+        try {
+            cancellations.track(command.runId(), run.token);
+            run.outcome = executor.execute(command, delivery, run.token);
+        } catch (RuntimeException e) {
+            log.error("run {} crashed in the worker; handing it back", command.runId(), e);
+            run.outcome = RunOutcome.RETRY_LATER;
+        } finally {
+            cancellations.forget(command.runId());
+            executing.decrementAndGet();
+            ended.add(position);
+        }
     }
 
     /**
@@ -245,17 +278,20 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
      * after the deadline in any case (closing the consumer releases whatever is left).
      */
     private final class Drain {
-        private static final long GRACE_NANOS = Duration.ofSeconds(10).toNanos();
         private final long deadline;
+        /** Beyond it we stop waiting for acknowledgements; closing the consumer releases what is left. */
+        private final long giveUp;
         private boolean handedBack;
 
         Drain(long deadline) {
             this.deadline = deadline;
+            this.giveUp = deadline + settings.deliveryTimeout().plusSeconds(10).toNanos();
         }
 
         boolean done() {
             long now = System.nanoTime();
-            if (running.isEmpty() || now > deadline + GRACE_NANOS) {
+            // Never close while a run still executes here: its command would run elsewhere at the same time.
+            if (running.isEmpty() || (executing.get() == 0 && now > giveUp)) {
                 return true;
             }
             if (now > deadline && !handedBack) {

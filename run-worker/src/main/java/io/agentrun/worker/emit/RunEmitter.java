@@ -34,7 +34,12 @@ public final class RunEmitter {
         this.clock = clock;
     }
 
+    /** @throws EmitFailedException once an earlier event could not be written: nothing may follow a hole */
     public RunEvent emit(EventData data) {
+        Throwable failed = firstFailure.get();
+        if (failed != null) {
+            throw new EmitFailedException("events of " + command.runId() + " could not be written to Kafka", failed);
+        }
         RunEvent event = new RunEvent(nextSeq++, command.runId(), command.threadId(), command.projectId(),
                 command.agentId(), Instant.now(clock).truncatedTo(ChronoUnit.MILLIS), data);
         lastSent = publisher.publish(event);

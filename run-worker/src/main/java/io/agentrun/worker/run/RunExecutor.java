@@ -62,32 +62,83 @@ public final class RunExecutor {
         this.clock = clock;
     }
 
-    /** Runs {@code command}; {@code attempt} is the share group's delivery count. */
-    public RunOutcome execute(RunCommand command, int attempt, CancelToken token) {
+    /**
+     * Runs {@code command}.
+     *
+     * @param delivery the share group's delivery count of this command (1 on first delivery)
+     */
+    public RunOutcome execute(RunCommand command, int delivery, CancelToken token) {
         Optional<RunState> state = runs.find(command.runId());
         if (state.isPresent() && state.get().status().isTerminal()) {
             log.info("run {} already ended {}; not running it again", command.runId(), state.get().status().wireName());
             return RunOutcome.ALREADY_FINISHED;
         }
+        int attempt = runs.startAttempt(command.runId(), settings.id());
+        if (attempt == 0) {
+            attempt = delivery; // Redis lost the run; run it anyway, the event topic keeps the record
+        }
         // A later attempt continues the numbering so clients can tell its events from the earlier ones.
         long firstSeq = attempt > 1 ? state.map(s -> s.lastSeq() + 1).orElse(0L) : 0L;
-        runs.markTakenBy(command.runId(), settings.id());
         RunEmitter emitter = new RunEmitter(publisher, command, firstSeq, clock);
+        if (command.threadId() != null) {
+            threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
+        }
+        if (delivery >= settings.deliveryLimit()) {
+            return giveUp(command, attempt, delivery, emitter);
+        }
         ScheduledFuture<?> deadline = timers.schedule(() -> token.cancel(CancelToken.Reason.TIMED_OUT),
                 settings.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
         try {
             RunStatus status = runToEnd(command, attempt, token, emitter);
-            emitter.awaitDelivered(settings.deliveryTimeout());
-            runs.markFinished(command.runId(), status);
-            return RunOutcome.FINISHED;
+            return finish(command, emitter, status);
         } catch (RunCancelledException | InterruptedException shutdown) {
             log.info("run {} handed back: worker stopping", command.runId());
+            flushQuietly(emitter);
             return RunOutcome.RETRY_LATER;
         } catch (EmitFailedException e) {
             log.error("run {} handed back: {}", command.runId(), e.getMessage(), e.getCause());
             return RunOutcome.RETRY_LATER;
         } finally {
             deadline.cancel(false);
+        }
+    }
+
+    /** run_end is emitted: once Kafka has it, the run is over, whatever else fails now. */
+    private RunOutcome finish(RunCommand command, RunEmitter emitter, RunStatus status) throws InterruptedException {
+        emitter.awaitDelivered(settings.deliveryTimeout());
+        try {
+            runs.markFinished(command.runId(), status);
+        } catch (RuntimeException e) {
+            log.warn("run {} ended {} but its state could not be marked ({}); the relay will", command.runId(),
+                    status.wireName(), e.getMessage());
+        }
+        return RunOutcome.FINISHED;
+    }
+
+    /**
+     * This delivery is the share group's last: if it were handed back too, the broker would archive the
+     * command and the run would never end. End it failed, visibly, instead.
+     */
+    private RunOutcome giveUp(RunCommand command, int attempt, int delivery, RunEmitter emitter) {
+        log.error("run {} delivered {} times without finishing; ending it failed", command.runId(), delivery);
+        try {
+            emitter.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt, command.input()));
+            emitter.emit(new EventData.RunError("delivery_limit_reached",
+                    "the run was started " + (delivery - 1) + " times without finishing; giving up", false));
+            emitter.emit(new EventData.RunEnd(RunStatus.FAILED, "", Usage.NONE, 0));
+            return finish(command, emitter, RunStatus.FAILED);
+        } catch (EmitFailedException | InterruptedException e) {
+            log.error("run {} could not be ended: {}", command.runId(), e.getMessage());
+            return RunOutcome.RETRY_LATER;
+        }
+    }
+
+    /** Hands back only after what this attempt said is in Kafka, so it cannot land after the next attempt's events. */
+    private void flushQuietly(RunEmitter emitter) {
+        try {
+            emitter.awaitDelivered(settings.deliveryTimeout());
+        } catch (EmitFailedException | InterruptedException e) {
+            log.warn("events of a handed-back run may be incomplete: {}", e.getMessage());
         }
     }
 

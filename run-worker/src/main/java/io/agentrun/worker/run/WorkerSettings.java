@@ -14,6 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param runTimeout      time budget of a run; past it the run ends {@code timed_out}
  * @param deliveryTimeout how long a run's final events may take to be acknowledged by Kafka
  * @param drainTimeout    on shutdown, how long running runs may finish before they are handed back
+ * @param deliveryLimit   the share group's delivery count limit (broker {@code group.share.delivery.count.limit},
+ *                        default 5): a command delivered this often is ended {@code failed} instead of run,
+ *                        so it is never archived silently
  */
 @ConfigurationProperties("agentrun.worker")
 public record WorkerSettings(
@@ -23,7 +26,8 @@ public record WorkerSettings(
         @DefaultValue("200ms") Duration pollTimeout,
         @DefaultValue("10m") Duration runTimeout,
         @DefaultValue("30s") Duration deliveryTimeout,
-        @DefaultValue("30s") Duration drainTimeout) {
+        @DefaultValue("30s") Duration drainTimeout,
+        @DefaultValue("5") int deliveryLimit) {
 
     public WorkerSettings {
         if (maxInFlight < 1 || maxPollRecords < 1) {
