@@ -140,6 +140,38 @@ class RelayIT {
         assertThat(threads.lockHolder(threadId)).contains(nextRun);
     }
 
+    @Test
+    void afterRedisForgotItsScriptsTheNextBatchStillApplies() throws Exception {
+        redis.sync().scriptFlush(); // what a Redis restart does to loaded scripts
+        String runId = Ids.newRunId();
+
+        send(run(null, runId, "after a flush", "Echo #1: after a flush"));
+
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(redis.sync().xlen(RedisKeys.runEvents(runId))).isEqualTo(5);
+    }
+
+    @Test
+    void aBatchRedisRefusesIsReadAgainNotSkipped() throws Exception {
+        String runId = Ids.newRunId();
+        redis.sync().set(RedisKeys.runEvents(runId), "in the way"); // XADD on it fails with WRONGTYPE
+        List<String> live = listen(runId);
+
+        send(run(null, runId, "blocked", "Echo #1: blocked"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> relayRetried());
+        redis.sync().del(RedisKeys.runEvents(runId));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> live.size() == 5);
+        assertThat(redis.sync().xlen(RedisKeys.runEvents(runId))).isEqualTo(5);
+        assertThat(relay.getBean(RunStore.class).find(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    /** The relay has tried the blocked batch at least twice (it logs each attempt as a failure). */
+    private static boolean relayRetried() {
+        return io.agentrun.relay.consume.EventRelayLoop.failedBatches() >= 2;
+    }
+
     private static List<RunEvent> run(String threadId, String runId, String query, String answer) {
         Instant now = Instant.now();
         String messageId = Ids.newMessageId();

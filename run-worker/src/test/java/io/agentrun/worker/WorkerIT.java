@@ -122,6 +122,35 @@ class WorkerIT {
     }
 
     @Test
+    void aCommandWhoseSendTimedOutIsNotRunWhenItArrivesAfterAll() throws Exception {
+        ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
+        RunCommand ghost = queued(Ids.newThreadId(), "ghost");
+        worker.getBean(RunStore.class).markNotQueued(ghost.runId()); // what the api node does after a send timeout
+        long acceptedBefore = dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT);
+
+        send(ghost);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT) > acceptedBefore);
+        assertThat(allEvents()).noneMatch(e -> e.runId().equals(ghost.runId()));
+    }
+
+    @Test
+    void aCancelFlagSetWhileTheChannelMissedItStillCancelsTheRun() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "/slow 300 one two three four five six seven eight nine ten");
+        send(command);
+        await().atMost(Duration.ofSeconds(20)).until(() -> allEvents().stream()
+                .anyMatch(e -> e.runId().equals(command.runId()) && e.data() instanceof EventData.MessageDelta));
+
+        // Only the flag, no message on the cancel channel: as if the pub/sub connection was reconnecting.
+        worker.getBean(io.agentrun.platform.redis.RedisConnections.class).sync()
+                .set(io.agentrun.model.naming.RedisKeys.cancel(command.runId()), "1");
+
+        var end = (EventData.RunEnd) eventsOf(command.runId()).getLast().data();
+        assertThat(end.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(end.output()).startsWith("Echo #1: ").isNotEqualTo("Echo #1: " + command.input().query());
+    }
+
+    @Test
     void theModelSeesTheThreadHistory() throws Exception {
         String threadId = Ids.newThreadId();
         worker.getBean(ThreadStore.class).create(threadId, PROJECT, "assistant");

@@ -78,6 +78,18 @@ class RunSubscriptionIT {
     }
 
     @Test
+    void anEventThatIsNowhereIsSkippedAfterAWhileInsteadOfHangingTheStream() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            relay(runId, 0, true, true);
+            relay(runId, 2, true, true); // seq 1 never reached the buffer (e.g. trimmed)
+            relay(runId, 3, true, true);
+
+            assertThat(drain(subscription, 3)).containsExactly(0L, 2L, 3L);
+        }
+    }
+
+    @Test
     void twoWatchersOfOneRunBothGetEverythingAndClosingOneKeepsTheOther() throws Exception {
         String runId = Ids.newRunId();
         RunSubscription first = live.subscribe(runId, 0);

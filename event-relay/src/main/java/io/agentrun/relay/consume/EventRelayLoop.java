@@ -45,6 +45,8 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final EventApplier applier;
     private final RelaySettings settings;
 
+    private static final java.util.concurrent.atomic.LongAdder FAILED_BATCHES = new java.util.concurrent.atomic.LongAdder();
+
     private volatile boolean stopping;
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
@@ -80,6 +82,11 @@ public final class EventRelayLoop implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Batches Redis refused in this JVM (each is read again); for tests and diagnostics. */
+    public static long failedBatches() {
+        return FAILED_BATCHES.sum();
     }
 
     @Override
@@ -131,6 +138,7 @@ public final class EventRelayLoop implements SmartLifecycle {
                 }
             });
         } catch (ExecutionException | TimeoutException e) {
+            FAILED_BATCHES.increment();
             log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
             rewind(records);
             pause(settings.retryBackoff());
