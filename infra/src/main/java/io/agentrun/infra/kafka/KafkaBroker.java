@@ -84,13 +84,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Kills the broker without a clean shutdown (fault injection) and starts it again on the same data and ports. */
     public void restart() {
-        ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        process.close();
-        try {
-            process = launch();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        process = process.killAndRelaunch(this::launch);
         awaitReady();
     }
 

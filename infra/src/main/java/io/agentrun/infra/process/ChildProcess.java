@@ -76,6 +76,23 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /** Starts a child process; may fail with an {@link IOException}. */
+    @FunctionalInterface
+    public interface Launcher {
+        ChildProcess launch() throws IOException;
+    }
+
+    /** Kills this process without a clean shutdown (fault injection) and starts its replacement. */
+    public ChildProcess killAndRelaunch(Launcher launcher) {
+        process.destroyForcibly();
+        close();
+        try {
+            return launcher.launch();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not restart " + name, e);
+        }
+    }
+
     @Override
     public void close() {
         stop();

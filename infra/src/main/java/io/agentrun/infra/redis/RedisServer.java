@@ -67,13 +67,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Kills the server (fault injection: all data is lost, as after a crash of a cache) and starts it again. */
     public void restart() {
-        ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        process.close();
-        try {
-            process = launch();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        process = process.killAndRelaunch(this::launch);
         awaitReady();
     }
 
