@@ -66,6 +66,22 @@ final class ApiClient {
         }
     }
 
+    /** The stream's response as it arrives, for tests that read raw bytes or hang up early. */
+    HttpResponse<InputStream> openStream(String agentId, String threadId, String json) {
+        String path = "/api/v1/agents/" + agentId + "/stream/threads"
+                + (threadId == null ? "" : "?thread_id=" + URLEncoder.encode(threadId, StandardCharsets.UTF_8));
+        HttpRequest request = request(path, json, Map.of("content-type", "application/json"))
+                .header("accept", "text/event-stream").build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new IllegalStateException("stream request failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
         HttpRequest request = request("/api/v1/agents/" + agentId + "/run", json, headers).build();
         try {

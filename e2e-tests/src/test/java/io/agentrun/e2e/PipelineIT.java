@@ -27,7 +27,9 @@ class PipelineIT {
 
     @BeforeAll
     static void start() {
-        pipeline = Pipeline.start(1, 1, 1, Map.of("agentrun.api.one-off-timeout", "3s"));
+        pipeline = Pipeline.start(1, 1, 1, Map.of(
+                "agentrun.api.one-off-timeout", "3s",
+                "agentrun.api.keepalive-interval", "250ms"));
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
     }
 
@@ -122,6 +124,49 @@ class PipelineIT {
 
         assertThat(next.status()).isEqualTo(200);
         assertThat(Transcript.of(next.events()).runEnd().output()).isEqualTo("Echo #1: try again");
+    }
+
+    @Test
+    void anIdleStreamCarriesKeepaliveCommentsAndEndsRightAfterRunEnd() throws Exception {
+        var response = client.openStream("assistant", null, ApiClient.body("/slow 700 a b c"));
+
+        String raw;
+        try (var body = response.body()) {
+            raw = new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertThat(raw).contains("\n: keepalive\n\n");
+        assertThat(raw.strip()).as("nothing after run_end").endsWith("}}")
+                .contains("event: run_end\ndata: {\"type\":\"run_end\"");
+        assertThat(raw.substring(raw.lastIndexOf("event: run_end"))).doesNotContain("keepalive");
+    }
+
+    @Test
+    void aClientThatHangsUpDoesNotCancelTheRun() throws Exception {
+        var response = client.openStream("assistant", null, ApiClient.body("/slow 200 keep going without me please"));
+        String runId = response.headers().firstValue("x-run-id").orElseThrow();
+        try (var body = response.body()) {
+            body.readNBytes(10); // the first bytes of run_start, then hang up
+        }
+
+        RunStore runs = pipeline.apiBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(runs.find(runId))
+                .hasValueSatisfying(state -> assertThat(state.status()).isEqualTo(RunStatus.COMPLETED)));
+        assertThat(runs.find(runId).orElseThrow().output()).isEqualTo("Echo #1: /slow 200 keep going without me please");
+    }
+
+    @Test
+    void aSecondTurnWhileTheFirstStillRunsIsThreadBusy() throws Exception {
+        var first = client.openStream("assistant", null, ApiClient.body("/slow 300 still talking here"));
+        String threadId = first.headers().firstValue("x-thread-id").orElseThrow();
+        try (var body = first.body()) {
+            var busy = client.stream("assistant", threadId, ApiClient.body("me too"));
+
+            assertThat(busy.status()).isEqualTo(409);
+            assertThat(CODEC.mapper().readTree(busy.body()).get("code").asString()).isEqualTo("thread_busy");
+            var transcript = Transcript.of(ApiClient.parse(body));
+            assertThat(transcript.runEnd().output()).isEqualTo("Echo #1: /slow 300 still talking here");
+        }
+        assertThat(client.stream("assistant", threadId, ApiClient.body("now me")).status()).isEqualTo(200);
     }
 
     @Test

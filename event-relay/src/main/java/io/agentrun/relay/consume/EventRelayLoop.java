@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -45,7 +46,7 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final EventApplier applier;
     private final RelaySettings settings;
 
-    private static final java.util.concurrent.atomic.LongAdder FAILED_BATCHES = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder failedBatches = new LongAdder();
 
     private volatile boolean stopping;
     private volatile boolean running;
@@ -84,9 +85,9 @@ public final class EventRelayLoop implements SmartLifecycle {
         }
     }
 
-    /** Batches Redis refused in this JVM (each is read again); for tests and diagnostics. */
-    public static long failedBatches() {
-        return FAILED_BATCHES.sum();
+    /** Batches Redis refused (each is read again). */
+    public long failedBatches() {
+        return failedBatches.sum();
     }
 
     @Override
@@ -138,7 +139,7 @@ public final class EventRelayLoop implements SmartLifecycle {
                 }
             });
         } catch (ExecutionException | TimeoutException e) {
-            FAILED_BATCHES.increment();
+            failedBatches.increment();
             log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
             rewind(records);
             pause(settings.retryBackoff());
