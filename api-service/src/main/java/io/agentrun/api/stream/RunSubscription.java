@@ -3,7 +3,6 @@ package io.agentrun.api.stream;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -135,11 +134,6 @@ public final class RunSubscription implements AutoCloseable {
             expected = early.firstKey();
             gapSince = 0;
         }
-    }
-
-    /** For tests and diagnostics: events received but not yet deliverable. */
-    Map<Long, Frame> pending() {
-        return Map.copyOf(early);
     }
 
     @Override

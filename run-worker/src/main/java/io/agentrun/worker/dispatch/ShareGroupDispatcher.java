@@ -121,11 +121,6 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         return acknowledged.get(type).sum();
     }
 
-    /** Number of runs executing on this worker now. */
-    public int inFlight() {
-        return executing.get();
-    }
-
     private KafkaShareConsumer<String, byte[]> newConsumer() {
         Map<String, Object> config = clients.consumer(settings.id(), clients.settings().workerGroup());
         config.put("share.acknowledgement.mode", "explicit");
