@@ -19,6 +19,7 @@ import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import java.util.List;
@@ -81,8 +82,9 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    RunLauncher runLauncher(AgentCatalog agents, ThreadStore threads, RunStore runs, LiveEvents live, CommandProducer commands) {
-        return new RunLauncher(agents, threads, runs, live, commands);
+    RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+            CommandProducer commands) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands);
     }
 
     @Bean

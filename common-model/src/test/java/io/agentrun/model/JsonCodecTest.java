@@ -30,7 +30,7 @@ class JsonCodecTest {
     static Stream<EventData> everyPayload() {
         JsonNode args = new JsonCodec().mapper().readTree("{\"expression\":\"6*7\"}");
         return Stream.of(
-                new EventData.RunStart("thr_a", "run_a", "assistant", 2, new RunInput("hi", List.of("https://x/i.png"), null, null, List.of("ctx"), Map.of("k", "v"))),
+                new EventData.RunStart("thr_a", "run_a", "assistant", 2, new RunInput("hi", List.of("https://x/i.png"), null, null, List.of("ctx")), Map.of("k", "v")),
                 new EventData.ThinkingPart("hmm"),
                 new EventData.MessageDelta("msg_a", "Hel"),
                 new EventData.MessageFinal("msg_a", "Hello", new Usage(3, 4)),
@@ -103,7 +103,7 @@ class JsonCodecTest {
     @Test
     void aRunCommandSurvivesARoundTrip() {
         RunCommand command = new RunCommand("run_a", "thr_a", "demo", "assistant", RunMode.STREAM,
-                new RunInput("q", List.of("i"), List.of("d"), List.of("a"), List.of("c"), Map.of("n", 1)), AT);
+                new RunInput("q", List.of("i"), List.of("d"), List.of("a"), List.of("c")), Map.of("n", 1), AT);
 
         assertThat(codec.decodeCommand(codec.encode(command))).isEqualTo(command);
     }

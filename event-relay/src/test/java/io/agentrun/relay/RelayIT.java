@@ -115,7 +115,7 @@ class RelayIT {
         threads.tryLock(threadId, runId);
         Instant now = Instant.now();
         send(List.of(
-                event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery("/fail"))),
+                event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery("/fail"), Map.of())),
                 event(1, runId, threadId, now, new EventData.RunError("model_error", "failed as asked", false)),
                 event(2, runId, threadId, now, new EventData.RunEnd(RunStatus.FAILED, "", Usage.NONE, 3))));
 
@@ -174,7 +174,7 @@ class RelayIT {
         String messageId = Ids.newMessageId();
         int half = answer.length() / 2;
         List<RunEvent> events = new ArrayList<>();
-        events.add(event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery(query))));
+        events.add(event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery(query), Map.of())));
         events.add(event(1, runId, threadId, now, new EventData.MessageDelta(messageId, answer.substring(0, half))));
         events.add(event(2, runId, threadId, now, new EventData.MessageDelta(messageId, answer.substring(half))));
         events.add(event(3, runId, threadId, now, new EventData.MessageFinal(messageId, answer, new Usage(1, 2))));

@@ -5,8 +5,13 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.worker.agent.AgentLoop;
+import io.agentrun.worker.agent.AgentRun;
+import io.agentrun.worker.agent.ModelSettings;
+import io.agentrun.worker.agent.ToolRunner;
 import io.agentrun.worker.cancel.CancellationWatcher;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
 import io.agentrun.worker.dispatch.ShareGroupSettings;
@@ -14,8 +19,19 @@ import io.agentrun.worker.emit.EventPublisher;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelRegistry;
 import io.agentrun.worker.model.ScriptedModel;
+import io.agentrun.worker.model.anthropic.AnthropicChatModel;
+import io.agentrun.worker.model.http.ProviderHttp;
+import io.agentrun.worker.model.http.ProviderKeys;
+import io.agentrun.worker.model.openai.OpenAiChatModel;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.WorkerSettings;
+import io.agentrun.worker.tool.CalculatorTool;
+import io.agentrun.worker.tool.ContextSearchTool;
+import io.agentrun.worker.tool.CurrentTimeTool;
+import io.agentrun.worker.tool.Tool;
+import io.agentrun.worker.tool.ToolRegistry;
+import io.agentrun.worker.tool.ToolSettings;
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -27,8 +43,30 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(WorkerSettings.class)
+@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class})
 class WorkerConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    // --- models ---
+
+    @Bean
+    ProviderKeys providerKeys() {
+        return ProviderKeys.fromEnvironment();
+    }
+
+    @Bean
+    ProviderHttp providerHttp(ModelSettings settings) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return new ProviderHttp(client, settings.responseTimeout());
+    }
 
     @Bean
     ScriptedModel scriptedModel() {
@@ -36,13 +74,67 @@ class WorkerConfiguration {
     }
 
     @Bean
+    OpenAiChatModel openAiChatModel(ProviderHttp http, ProviderKeys keys) {
+        return new OpenAiChatModel(http, keys);
+    }
+
+    @Bean
+    AnthropicChatModel anthropicChatModel(ProviderHttp http, ProviderKeys keys) {
+        return new AnthropicChatModel(http, keys);
+    }
+
+    @Bean
     ModelRegistry modelRegistry(List<ChatModel> models) {
         return new ModelRegistry(models);
     }
 
+    // --- tools ---
+
+    @Bean
+    CalculatorTool calculatorTool() {
+        return new CalculatorTool();
+    }
+
+    @Bean
+    CurrentTimeTool currentTimeTool(Clock clock) {
+        return new CurrentTimeTool(clock);
+    }
+
+    @Bean
+    ContextSearchTool contextSearchTool() {
+        return new ContextSearchTool();
+    }
+
+    @Bean
+    ToolRegistry toolRegistry(List<Tool> tools) {
+        return new ToolRegistry(tools);
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService toolThreads() {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tool-", 0).factory());
+    }
+
+    @Bean
+    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
+        return new ToolRunner(tools, settings, toolThreads, codec);
+    }
+
+    @Bean
+    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec);
+    }
+
+    // --- runs ---
+
     @Bean
     EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady) {
         return new EventPublisher(clients, codec, settings.id() + "-events");
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService runTimers() {
+        return Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("run-timers").daemon().factory());
     }
 
     @Bean
@@ -51,19 +143,19 @@ class WorkerConfiguration {
     }
 
     @Bean(destroyMethod = "shutdownNow")
-    ScheduledExecutorService runTimers() {
-        return Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("run-timers").daemon().factory());
-    }
-
-    @Bean(destroyMethod = "shutdownNow")
     ExecutorService runThreads() {
         return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
     }
 
     @Bean
-    RunExecutor runExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ModelRegistry models,
-            EventPublisher publisher, ScheduledExecutorService runTimers, WorkerSettings settings) {
-        return new RunExecutor(runs, threads, agents, models, publisher, runTimers, settings, Clock.systemUTC());
+    AgentRun agentRun(AgentLoop loop, ScheduledExecutorService runTimers, WorkerSettings settings) {
+        return new AgentRun(loop, runTimers, settings.runTimeout());
+    }
+
+    @Bean
+    RunExecutor runExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
+            EventPublisher publisher, WorkerSettings settings, Clock clock) {
+        return new RunExecutor(runs, threads, agents, contexts, run, publisher, settings, clock);
     }
 
     @Bean

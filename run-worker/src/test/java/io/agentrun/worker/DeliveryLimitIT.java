@@ -11,6 +11,7 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.RunStore;
 import java.time.Duration;
@@ -46,8 +47,7 @@ class DeliveryLimitIT {
                      new StringSerializer(), new ByteArraySerializer())) {
             worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));
             RunStore runs = worker.getBean(RunStore.class);
-            RunCommand command = new RunCommand(Ids.newRunId(), null, "p", "assistant", RunMode.ONE_OFF,
-                    RunInput.ofQuery("never runs"), Instant.now());
+            RunCommand command = TestData.aRunCommand().project("p").oneOff().query("never runs").build();
             runs.createQueued(command);
 
             producer.send(new ProducerRecord<>("commands." + suffix, command.partitionKey(), new JsonCodec().encode(command))).get();

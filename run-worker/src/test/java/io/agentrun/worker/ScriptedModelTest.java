@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentrun.model.agent.AgentDefinition;
-import io.agentrun.model.command.RunInput;
-import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.model.testing.TestData;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.model.ModelException;
 import io.agentrun.worker.model.ModelListener;
+import io.agentrun.worker.model.ModelMessage;
 import io.agentrun.worker.model.ModelRequest;
 import io.agentrun.worker.model.ModelTurn;
 import io.agentrun.worker.model.ScriptedModel;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,13 +36,15 @@ class ScriptedModelTest {
         }
     };
 
-    private ModelTurn ask(String query, List<ChatMessage> history, AgentDefinition agent, CancelToken token) throws InterruptedException {
-        return model.stream(new ModelRequest(agent, history, RunInput.ofQuery(query), token), listener);
+    private ModelTurn ask(String query, List<ModelMessage> history, AgentDefinition agent, CancelToken token) throws InterruptedException {
+        List<ModelMessage> messages = new java.util.ArrayList<>(history);
+        messages.add(ModelMessage.User.text(query));
+        return model.stream(new ModelRequest(agent, "", messages, List.of(), token), listener);
     }
 
     @Test
     void echoesInDeltasOfTheAgentsWordCountThatConcatenateToTheAnswer() throws Exception {
-        AgentDefinition agent = new AgentDefinition("a", "a", "scripted", "", "", 3, 0);
+        AgentDefinition agent = TestData.anAgent().scripted(3, 0).build();
 
         ModelTurn turn = ask("the quick brown fox jumps", List.of(), agent, new CancelToken());
 
@@ -55,12 +56,9 @@ class ScriptedModelTest {
 
     @Test
     void theTurnNumberCountsUserMessagesOfTheThread() throws Exception {
-        Instant now = Instant.now();
-        List<ChatMessage> history = List.of(
-                ChatMessage.user("run_1", RunInput.ofQuery("one"), now),
-                ChatMessage.assistant("run_1", "msg_1", "Echo #1: one", now),
-                ChatMessage.user("run_2", RunInput.ofQuery("two"), now),
-                ChatMessage.assistant("run_2", "msg_2", "Echo #2: two", now));
+        List<ModelMessage> history = List.of(
+                ModelMessage.User.text("one"), ModelMessage.Assistant.text("Echo #1: one"),
+                ModelMessage.User.text("two"), ModelMessage.Assistant.text("Echo #2: two"));
 
         assertThat(ask("three", history, AgentDefinition.scripted("a"), new CancelToken()).text()).isEqualTo("Echo #3: three");
     }

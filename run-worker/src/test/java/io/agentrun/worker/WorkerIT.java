@@ -13,6 +13,7 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
@@ -166,8 +167,8 @@ class WorkerIT {
     }
 
     private static RunCommand queued(String threadId, String query) {
-        RunCommand command = new RunCommand(Ids.newRunId(), threadId, PROJECT, "assistant",
-                threadId == null ? RunMode.ONE_OFF : RunMode.STREAM, RunInput.ofQuery(query), Instant.now());
+        var builder = TestData.aRunCommand().project(PROJECT).query(query);
+        RunCommand command = (threadId == null ? builder.oneOff() : builder.thread(threadId)).build();
         worker.getBean(RunStore.class).createQueued(command);
         return command;
     }

@@ -34,8 +34,8 @@ public final class Bootstrap implements SmartInitializingSingleton {
             return;
         }
         redis.sync().hsetnx(RedisKeys.project(project), "created_at", Instant.now().toString());
-        agents.put(project, new AgentDefinition(settings.agentId(), settings.agentId(), "scripted", "", "",
-                settings.wordsPerDelta(), settings.deltaDelayMs()));
+        agents.put(project, AgentDefinition.scripted(settings.agentId(),
+                new AgentDefinition.ScriptedOptions(settings.wordsPerDelta(), settings.deltaDelayMs())));
         if (!settings.apiKey().isBlank()) {
             keys.registerSecret(settings.apiKey(), project, "bootstrap");
         }

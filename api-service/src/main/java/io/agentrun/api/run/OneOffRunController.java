@@ -55,8 +55,8 @@ public class OneOffRunController {
     public ResponseEntity<byte[]> run(Caller caller, @PathVariable String agentId,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) @Nullable String accept,
             HttpServletRequest request) throws InterruptedException {
-        var input = reader.read(request);
-        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, input);
+        var runRequest = reader.read(request);
+        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, runRequest);
         String runId = run.command().runId();
         Outcome outcome;
         try (RunSubscription events = run.events()) {

@@ -10,6 +10,7 @@ import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadInfo;
 import io.agentrun.platform.store.ThreadStore;
@@ -29,13 +30,16 @@ public final class RunLauncher {
     private static final Logger log = LoggerFactory.getLogger(RunLauncher.class);
 
     private final AgentCatalog agents;
+    private final ContextStore contexts;
     private final ThreadStore threads;
     private final RunStore runs;
     private final LiveEvents live;
     private final CommandProducer commands;
 
-    public RunLauncher(AgentCatalog agents, ThreadStore threads, RunStore runs, LiveEvents live, CommandProducer commands) {
+    public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+            CommandProducer commands) {
         this.agents = agents;
+        this.contexts = contexts;
         this.threads = threads;
         this.runs = runs;
         this.live = live;
@@ -45,13 +49,15 @@ public final class RunLauncher {
     /**
      * @param threadId the thread to continue; {@code null} starts a new one (streaming) or none (one-off)
      */
-    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunInput input) {
+    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request) {
         if (agents.find(caller.projectId(), agentId).isEmpty()) {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + printable(agentId) + "'");
         }
+        requireKnownContexts(caller, request.input());
         String runId = Ids.newRunId();
         ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
-        RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, input, Instant.now());
+        RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
+                request.metadata(), Instant.now());
         RunSubscription subscription = null;
         boolean sendAttempted = false;
         try {
@@ -64,6 +70,14 @@ public final class RunLauncher {
             log.error("run {} not started: {}", runId, e.getMessage());
             undo(command, claim, subscription, sendAttempted);
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly");
+        }
+    }
+
+    private void requireKnownContexts(Caller caller, RunInput input) {
+        for (String contextId : input.contexts()) {
+            if (!contexts.exists(caller.projectId(), contextId)) {
+                throw new ApiProblem(ErrorCode.INVALID_REQUEST, "unknown context '" + printable(contextId) + "' in 'contexts'");
+            }
         }
     }
 

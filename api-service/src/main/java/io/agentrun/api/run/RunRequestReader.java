@@ -35,7 +35,7 @@ public final class RunRequestReader {
         this.settings = settings;
     }
 
-    public RunInput read(HttpServletRequest request) {
+    public RunRequest read(HttpServletRequest request) {
         requireJson(request.getContentType());
         return parse(body(request));
     }
@@ -73,7 +73,7 @@ public final class RunRequestReader {
         return new ApiProblem(ErrorCode.PAYLOAD_TOO_LARGE, "the request body exceeds " + limit + " bytes");
     }
 
-    RunInput parse(byte[] body) {
+    RunRequest parse(byte[] body) {
         JsonNode root;
         try {
             root = codec.mapper().readTree(body);
@@ -102,8 +102,9 @@ public final class RunRequestReader {
         for (String name : LISTS) {
             lists.put(name, stringList(root.get(name), name));
         }
-        return new RunInput(query.asString(), lists.get("images"), lists.get("documents"), lists.get("audios"),
-                lists.get("contexts"), metadata(root.get("metadata")));
+        RunInput input = new RunInput(query.asString(), lists.get("images"), lists.get("documents"), lists.get("audios"),
+                lists.get("contexts"));
+        return new RunRequest(input, metadata(root.get("metadata")));
     }
 
     private List<String> stringList(JsonNode node, String name) {

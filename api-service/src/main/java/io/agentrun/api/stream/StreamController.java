@@ -51,8 +51,8 @@ public class StreamController {
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
-        var input = reader.read(request);
-        LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, input);
+        var runRequest = reader.read(request);
+        LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest);
         response.setHeader(THREAD_HEADER, run.command().threadId());
         response.setHeader(RUN_HEADER, run.command().runId());
         try (RunSubscription events = run.events()) {

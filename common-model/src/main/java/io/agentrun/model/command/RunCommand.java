@@ -1,6 +1,9 @@
 package io.agentrun.model.command;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -13,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param agentId    the agent definition to run
  * @param mode       streaming or one-off
  * @param input      what the caller asked
+ * @param metadata   the caller's free-form metadata: kept with the run, given to tools, shown to the model
+ *                   only when the agent says so
  * @param createdAt  when the api node accepted the request
  */
 public record RunCommand(
@@ -22,6 +27,7 @@ public record RunCommand(
         String agentId,
         RunMode mode,
         RunInput input,
+        Map<String, Object> metadata,
         Instant createdAt) {
 
     public RunCommand {
@@ -30,6 +36,7 @@ public record RunCommand(
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(input, "input");
+        metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         Objects.requireNonNull(createdAt, "createdAt");
         if (mode == RunMode.STREAM && threadId == null) {
             throw new IllegalArgumentException("a streaming run needs a thread id");

@@ -1,20 +1,18 @@
 package io.agentrun.model.command;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the caller asked an agent: the query, view URLs of files, names of stored contexts, and free
- * metadata echoed nowhere but kept with the run.
+ * What the caller asked an agent: the query, view URLs of files, and ids of the project's stored
+ * contexts to give the agent.
  */
 public record RunInput(
         String query,
         List<String> images,
         List<String> documents,
         List<String> audios,
-        List<String> contexts,
-        Map<String, Object> metadata) {
+        List<String> contexts) {
 
     public RunInput {
         Objects.requireNonNull(query, "query");
@@ -22,10 +20,9 @@ public record RunInput(
         documents = documents == null ? List.of() : List.copyOf(documents);
         audios = audios == null ? List.of() : List.copyOf(audios);
         contexts = contexts == null ? List.of() : List.copyOf(contexts);
-        metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
     }
 
     public static RunInput ofQuery(String query) {
-        return new RunInput(query, null, null, null, null, null);
+        return new RunInput(query, null, null, null, null);
     }
 }

@@ -1,6 +1,9 @@
 package io.agentrun.model.event;
 
 import io.agentrun.model.command.RunInput;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -17,12 +20,14 @@ public sealed interface EventData {
      * The run began (again). {@code attempt} is 1 on first delivery; 2 or more after a worker failed
      * mid-run and the command was redelivered — clients discard partial output of earlier attempts.
      * {@code input} is what the caller asked, so the event topic alone can rebuild a thread's history
-     * and an operator replaying a thread sees each question next to its answer.
+     * and an operator replaying a thread sees each question next to its answer; {@code metadata} is the
+     * request's metadata.
      */
-    record RunStart(@Nullable String threadId, String runId, String agentId, int attempt, RunInput input)
-            implements EventData {
+    record RunStart(@Nullable String threadId, String runId, String agentId, int attempt, RunInput input,
+            Map<String, Object> metadata) implements EventData {
         public RunStart {
             Objects.requireNonNull(runId, "runId");
+            metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
             if (attempt < 1) {
                 throw new IllegalArgumentException("attempt starts at 1");
             }

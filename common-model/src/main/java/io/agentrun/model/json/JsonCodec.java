@@ -6,6 +6,7 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -18,6 +19,7 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * The one JSON codec of the wire contracts (Jackson 3): snake_case names, ISO-8601 instants, lowercase
@@ -33,6 +35,8 @@ public final class JsonCodec {
                 .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .changeDefaultPropertyInclusion(incl -> JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
                 .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+                .addModule(new SimpleModule("agentrun-durations").addDeserializer(Duration.class, new DurationText.Deserializer()))
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(EnumFeature.WRITE_ENUMS_TO_LOWERCASE)
                 .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)

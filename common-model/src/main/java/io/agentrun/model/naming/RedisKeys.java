@@ -69,6 +69,11 @@ public final class RedisKeys {
         return PREFIX + "project:" + projectId;
     }
 
+    /** String: one context document of a project, as JSON. */
+    public static String context(String projectId, String contextId) {
+        return PREFIX + "context:" + projectId + ":" + contextId;
+    }
+
     /** String: one agent definition of a project, as JSON. */
     public static String agent(String projectId, String agentId) {
         return PREFIX + "agent:" + projectId + ":" + agentId;

@@ -7,6 +7,7 @@ import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
@@ -50,6 +51,11 @@ public class PlatformConfiguration {
     @Bean
     ThreadStore threadStore(RedisConnections redis, StateSettings settings, JsonCodec codec) {
         return new ThreadStore(redis, settings, codec);
+    }
+
+    @Bean
+    ContextStore contextStore(RedisConnections redis, JsonCodec codec) {
+        return new ContextStore(redis, codec);
     }
 
     @Bean

@@ -1,6 +1,8 @@
 package io.agentrun.worker.cancel;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -22,15 +24,45 @@ public final class CancelToken {
     }
 
     private final CountDownLatch cancelled = new CountDownLatch(1);
+    private final List<Runnable> hooks = new CopyOnWriteArrayList<>();
     private volatile @Nullable Reason reason;
 
     public void cancel(Reason why) {
         synchronized (this) {
-            if (reason == null) {
-                reason = why;
+            if (reason != null) {
+                return;
             }
+            reason = why;
         }
         cancelled.countDown();
+        hooks.forEach(CancelToken::runQuietly);
+    }
+
+    /**
+     * Runs {@code action} when the run is cancelled (at once if it already is): how a blocked HTTP read or
+     * a running tool is aborted. Close the returned handle when the guarded work is over.
+     */
+    public Registration onCancel(Runnable action) {
+        hooks.add(action);
+        if (isCancelled()) {
+            runQuietly(action);
+        }
+        return () -> hooks.remove(action);
+    }
+
+    /** Removes a cancel action. */
+    @FunctionalInterface
+    public interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static void runQuietly(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            // aborting is best effort: the run stops at its next cancellation check anyway
+        }
     }
 
     public boolean isCancelled() {

@@ -3,6 +3,7 @@ package io.agentrun.worker.emit;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
+import io.agentrun.worker.agent.EventSink;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * The events of one run attempt: numbers them ({@code seq}), stamps them, and sends them without
  * waiting — only {@link #awaitDelivered} waits, once, for all of them. Used from the run's thread only.
  */
-public final class RunEmitter {
+public final class RunEmitter implements EventSink {
 
     private final EventPublisher publisher;
     private final RunCommand command;
@@ -35,7 +36,8 @@ public final class RunEmitter {
     }
 
     /** @throws EmitFailedException once an earlier event could not be written: nothing may follow a hole */
-    public RunEvent emit(EventData data) {
+    @Override
+    public void emit(EventData data) {
         Throwable failed = firstFailure.get();
         if (failed != null) {
             throw new EmitFailedException("events of " + command.runId() + " could not be written to Kafka", failed);
@@ -48,7 +50,6 @@ public final class RunEmitter {
                 firstFailure.compareAndSet(null, error);
             }
         });
-        return event;
     }
 
     /**

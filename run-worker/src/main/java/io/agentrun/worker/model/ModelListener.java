@@ -1,6 +1,9 @@
 package io.agentrun.worker.model;
 
-/** Receives a model turn as it streams. Called on the run's thread, in order. */
+/**
+ * Receives a model step as it streams, on the run's thread, in order. Tool calls are not streamed: they
+ * arrive complete in the {@link ModelTurn}.
+ */
 public interface ModelListener {
 
     void onThinking(String text);

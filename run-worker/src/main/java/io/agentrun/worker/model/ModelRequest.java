@@ -1,17 +1,18 @@
 package io.agentrun.worker.model;
 
 import io.agentrun.model.agent.AgentDefinition;
-import io.agentrun.model.command.RunInput;
-import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.worker.cancel.CancelToken;
 import java.util.List;
 
 /**
- * One model turn: the agent, the thread's history before this turn, and this turn's input.
+ * One model step: the agent, the system prompt (instructions and inlined contexts), the conversation so
+ * far, the tools the model may call now, and the run's cancellation.
  */
-public record ModelRequest(AgentDefinition agent, List<ChatMessage> history, RunInput input, CancelToken cancel) {
+public record ModelRequest(AgentDefinition agent, String system, List<ModelMessage> messages, List<ToolSpec> tools,
+        CancelToken cancel) {
 
     public ModelRequest {
-        history = List.copyOf(history);
+        messages = List.copyOf(messages);
+        tools = List.copyOf(tools);
     }
 }

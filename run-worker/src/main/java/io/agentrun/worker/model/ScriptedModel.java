@@ -1,8 +1,7 @@
 package io.agentrun.worker.model;
 
-import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.event.Usage;
-import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.model.id.Ids;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +16,8 @@ import java.util.regex.Pattern;
  *   <li>{@code /think {text}} first reasons {@code text}, in parts of a few words.</li>
  *   <li>{@code /fail} fails the turn (not retryable).</li>
  *   <li>{@code /slow {ms} {text}} waits {@code ms} before each delta instead of the agent's delay.</li>
+ *   <li>{@code /tool {name} {json}} calls tool {@code name} with those arguments, then answers
+ *       {@code Tool {name} returned: {output}}.</li>
  * </ul>
  * The echo always repeats the whole query, command included, so a transcript shows what was asked.
  */
@@ -24,6 +25,7 @@ public final class ScriptedModel implements ChatModel {
 
     private static final Pattern THINK = Pattern.compile("^/think\\s+(.+)$", Pattern.DOTALL);
     private static final Pattern SLOW = Pattern.compile("^/slow\\s+(\\d{1,7})(?:\\s+.*)?$", Pattern.DOTALL);
+    private static final Pattern TOOL = Pattern.compile("^/tool\\s+(\\S+)\\s*(.*)$", Pattern.DOTALL);
     private static final int THINKING_WORDS_PER_PART = 4;
 
     @Override
@@ -33,9 +35,19 @@ public final class ScriptedModel implements ChatModel {
 
     @Override
     public ModelTurn stream(ModelRequest request, ModelListener listener) throws InterruptedException {
-        String query = request.input().query().strip();
+        String query = lastUserText(request.messages()).strip();
         if (query.equals("/fail") || query.startsWith("/fail ")) {
             throw new ModelException("model_error", "the scripted model failed as asked (/fail)", false);
+        }
+        Usage usage = new Usage(inputWords(request), 0);
+        if (request.messages().getLast() instanceof ModelMessage.ToolResult result) {
+            return answer("Tool " + result.name() + " returned: " + result.output(), request, listener, usage);
+        }
+        Matcher tool = TOOL.matcher(query);
+        if (tool.matches()) {
+            String arguments = tool.group(2).isBlank() ? "{}" : tool.group(2).strip();
+            ToolCall call = new ToolCall(Ids.TOOL_CALL + Ids.newRunId().substring(Ids.RUN.length()), tool.group(1), arguments);
+            return new ModelTurn("", List.of(call), List.of(), usage, "tool_calls");
         }
         Matcher think = THINK.matcher(query);
         if (think.matches()) {
@@ -44,29 +56,42 @@ public final class ScriptedModel implements ChatModel {
                 listener.onThinking(part);
             }
         }
-        String answer = "Echo #" + turnNumber(request.history()) + ": " + query;
-        Duration delay = delayOf(query, request.agent());
-        for (String delta : chunks(answer, request.agent().wordsPerDelta())) {
+        return answer("Echo #" + userTurns(request.messages()) + ": " + query, request, listener, usage);
+    }
+
+    private static ModelTurn answer(String text, ModelRequest request, ModelListener listener, Usage input)
+            throws InterruptedException {
+        Duration delay = delayOf(lastUserText(request.messages()).strip(), request.agent().scripted().deltaDelayMs());
+        for (String delta : chunks(text, request.agent().scripted().wordsPerDelta())) {
             request.cancel().pause(delay);
             request.cancel().throwIfCancelled();
             listener.onTextDelta(delta);
         }
-        return new ModelTurn(answer, new Usage(inputWords(request), words(answer)));
+        return ModelTurn.text(text, new Usage(input.inputTokens(), words(text)));
     }
 
-    private static int turnNumber(List<ChatMessage> history) {
-        int users = 1;
-        for (ChatMessage message : history) {
-            if (message.role() == ChatMessage.Role.USER) {
+    private static String lastUserText(List<ModelMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof ModelMessage.User user) {
+                return user.text();
+            }
+        }
+        return "";
+    }
+
+    private static int userTurns(List<ModelMessage> messages) {
+        int users = 0;
+        for (ModelMessage message : messages) {
+            if (message instanceof ModelMessage.User) {
                 users++;
             }
         }
-        return users;
+        return Math.max(users, 1);
     }
 
-    private static Duration delayOf(String query, AgentDefinition agent) {
+    private static Duration delayOf(String query, long agentDelayMs) {
         Matcher slow = SLOW.matcher(query);
-        return Duration.ofMillis(slow.matches() ? Long.parseLong(slow.group(1)) : agent.deltaDelayMs());
+        return Duration.ofMillis(slow.matches() ? Long.parseLong(slow.group(1)) : agentDelayMs);
     }
 
     /** Splits stripped text into pieces of {@code words} words, each keeping its trailing whitespace, so they concatenate back exactly. */
@@ -90,9 +115,13 @@ public final class ScriptedModel implements ChatModel {
     }
 
     private static long inputWords(ModelRequest request) {
-        long total = words(request.input().query());
-        for (ChatMessage message : request.history()) {
-            total += words(message.content());
+        long total = words(request.system());
+        for (ModelMessage message : request.messages()) {
+            total += switch (message) {
+                case ModelMessage.User user -> words(user.text());
+                case ModelMessage.Assistant assistant -> words(assistant.text());
+                case ModelMessage.ToolResult result -> words(result.output());
+            };
         }
         return total;
     }

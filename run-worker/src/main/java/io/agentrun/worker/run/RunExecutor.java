@@ -1,40 +1,38 @@
 package io.agentrun.worker.run;
 
 import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
-import io.agentrun.model.id.Ids;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.worker.agent.AgentRun;
+import io.agentrun.worker.agent.RunContexts;
+import io.agentrun.worker.agent.RunSetup;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.emit.EmitFailedException;
 import io.agentrun.worker.emit.EventPublisher;
 import io.agentrun.worker.emit.RunEmitter;
 import io.agentrun.worker.model.ModelException;
-import io.agentrun.worker.model.ModelListener;
-import io.agentrun.worker.model.ModelRegistry;
-import io.agentrun.worker.model.ModelRequest;
-import io.agentrun.worker.model.ModelTurn;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes one delivery of a run command: checks it has not finished already, emits {@code run_start},
- * runs the agent's model turn, and always ends with {@code run_end} — unless the worker is shutting
- * down or Kafka is unreachable, in which case the command goes back for another attempt.
+ * Executes one delivery of a run command: checks it has not finished already, counts the attempt, loads
+ * the agent, history and contexts, plays the run ({@link AgentRun}) into Kafka, and decides what the
+ * delivery's acknowledgement will be — the command goes back when the worker is shutting down or Kafka is
+ * unreachable, never once run_end is in Kafka.
  */
 public final class RunExecutor {
 
@@ -43,21 +41,20 @@ public final class RunExecutor {
     private final RunStore runs;
     private final ThreadStore threads;
     private final AgentCatalog agents;
-    private final ModelRegistry models;
+    private final ContextStore contexts;
+    private final AgentRun run;
     private final EventPublisher publisher;
-    private final ScheduledExecutorService timers;
     private final WorkerSettings settings;
     private final Clock clock;
 
-    public RunExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ModelRegistry models,
-            EventPublisher publisher, ScheduledExecutorService timers,
-            WorkerSettings settings, Clock clock) {
+    public RunExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
+            EventPublisher publisher, WorkerSettings settings, Clock clock) {
         this.runs = runs;
         this.threads = threads;
         this.agents = agents;
-        this.models = models;
+        this.contexts = contexts;
+        this.run = run;
         this.publisher = publisher;
-        this.timers = timers;
         this.settings = settings;
         this.clock = clock;
     }
@@ -86,8 +83,6 @@ public final class RunExecutor {
         if (delivery >= settings.deliveryLimit()) {
             return giveUp(command, attempt, delivery, emitter);
         }
-        ScheduledFuture<?> deadline = timers.schedule(() -> token.cancel(CancelToken.Reason.TIMED_OUT),
-                settings.runTimeout().toMillis(), TimeUnit.MILLISECONDS);
         try {
             RunStatus status = runToEnd(command, attempt, token, emitter);
             return finish(command, emitter, status);
@@ -98,9 +93,28 @@ public final class RunExecutor {
         } catch (EmitFailedException e) {
             log.error("run {} handed back: {}", command.runId(), e.getMessage(), e.getCause());
             return RunOutcome.RETRY_LATER;
-        } finally {
-            deadline.cancel(false);
         }
+    }
+
+    private RunStatus runToEnd(RunCommand command, int attempt, CancelToken token, RunEmitter emitter)
+            throws InterruptedException {
+        return run.play(command, attempt, () -> setup(command), token, emitter);
+    }
+
+    private RunSetup setup(RunCommand command) {
+        AgentDefinition agent = agents.find(command.projectId(), command.agentId())
+                .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
+        List<ChatMessage> history = command.threadId() == null ? List.of() : threads.history(command.threadId());
+        return new RunSetup(command, agent, history, contexts(command, agent));
+    }
+
+    private RunContexts contexts(RunCommand command, AgentDefinition agent) {
+        List<ContextDocument> found = new ArrayList<>();
+        for (String id : command.input().contexts()) {
+            contexts.find(command.projectId(), id).ifPresentOrElse(found::add,
+                    () -> log.warn("run {}: context {} was deleted after the run was accepted", command.runId(), id));
+        }
+        return new RunContexts(found, agent.contextTokenBudget());
     }
 
     /** run_end is emitted: once Kafka has it, the run is over, whatever else fails now. */
@@ -122,7 +136,8 @@ public final class RunExecutor {
     private RunOutcome giveUp(RunCommand command, int attempt, int delivery, RunEmitter emitter) {
         log.error("run {} delivered {} times without finishing; ending it failed", command.runId(), delivery);
         try {
-            emitter.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt, command.input()));
+            emitter.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt,
+                    command.input(), command.metadata()));
             emitter.emit(new EventData.RunError("delivery_limit_reached",
                     "the run was started " + (delivery - 1) + " times without finishing; giving up", false));
             emitter.emit(new EventData.RunEnd(RunStatus.FAILED, "", Usage.NONE, 0));
@@ -139,76 +154,6 @@ public final class RunExecutor {
             emitter.awaitDelivered(settings.deliveryTimeout());
         } catch (EmitFailedException | InterruptedException e) {
             log.warn("events of a handed-back run may be incomplete: {}", e.getMessage());
-        }
-    }
-
-    /**
-     * Emits the run's events from run_start to run_end.
-     *
-     * @throws RunCancelledException only for {@link CancelToken.Reason#SHUTDOWN}: no run_end, another worker takes over
-     */
-    private RunStatus runToEnd(RunCommand command, int attempt, CancelToken token, RunEmitter emitter)
-            throws InterruptedException {
-        long started = System.nanoTime();
-        emitter.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt, command.input()));
-        StreamedText text = new StreamedText(emitter);
-        try {
-            AgentDefinition agent = agents.find(command.projectId(), command.agentId())
-                    .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
-            List<ChatMessage> history = command.threadId() == null ? List.of() : threads.history(command.threadId());
-            ModelTurn turn = models.forProvider(agent.provider())
-                    .stream(new ModelRequest(agent, history, command.input(), token), text);
-            emitter.emit(new EventData.MessageFinal(text.messageId, turn.text(), turn.usage()));
-            return end(emitter, RunStatus.COMPLETED, turn.text(), turn.usage(), started);
-        } catch (ModelException e) {
-            emitter.emit(new EventData.RunError(e.code(), e.getMessage(), e.retryable()));
-            return end(emitter, RunStatus.FAILED, text.soFar(), Usage.NONE, started);
-        } catch (RunCancelledException e) {
-            return switch (e.reason()) {
-                case REQUESTED -> end(emitter, RunStatus.CANCELLED, text.soFar(), Usage.NONE, started);
-                case TIMED_OUT -> {
-                    emitter.emit(new EventData.RunError("run_timeout",
-                            "the run exceeded its time budget of " + settings.runTimeout(), true));
-                    yield end(emitter, RunStatus.TIMED_OUT, text.soFar(), Usage.NONE, started);
-                }
-                case SHUTDOWN -> throw e;
-            };
-        } catch (RuntimeException e) {
-            log.error("run {} failed unexpectedly", command.runId(), e);
-            emitter.emit(new EventData.RunError("internal_error", "the worker failed while running the agent", true));
-            return end(emitter, RunStatus.FAILED, text.soFar(), Usage.NONE, started);
-        }
-    }
-
-    private static RunStatus end(RunEmitter emitter, RunStatus status, String output, Usage usage, long startedNanos) {
-        long durationMs = Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
-        emitter.emit(new EventData.RunEnd(status, output, usage, durationMs));
-        return status;
-    }
-
-    /** Turns model callbacks into events and keeps the text said so far (the output of a cancelled run). */
-    private static final class StreamedText implements ModelListener {
-        private final RunEmitter emitter;
-        private final String messageId = Ids.newMessageId();
-        private final StringBuilder text = new StringBuilder();
-
-        StreamedText(RunEmitter emitter) {
-            this.emitter = emitter;
-        }
-
-        @Override
-        public void onThinking(String part) {
-            emitter.emit(new EventData.ThinkingPart(part));
-        }
-
-        @Override
-        public void onTextDelta(String delta) {
-            text.append(delta);
-            emitter.emit(new EventData.MessageDelta(messageId, delta));
-        }
-
-        String soFar() {
-            return text.toString();
         }
     }
 }

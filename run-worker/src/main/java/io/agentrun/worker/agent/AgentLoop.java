@@ -1,0 +1,191 @@
+package io.agentrun.worker.agent;
+
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.model.ChatModel;
+import io.agentrun.worker.model.ModelException;
+import io.agentrun.worker.model.ModelListener;
+import io.agentrun.worker.model.ModelMessage;
+import io.agentrun.worker.model.ModelRegistry;
+import io.agentrun.worker.model.ModelRequest;
+import io.agentrun.worker.model.ModelTurn;
+import io.agentrun.worker.model.ToolCall;
+import io.agentrun.worker.model.ToolSpec;
+import io.agentrun.worker.tool.ContextSearchTool;
+import io.agentrun.worker.tool.ToolRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's steps: ask the model, stream what it says, run the tools it calls, feed their results
+ * back, until it answers without calling a tool. Each assistant message with text ends with
+ * {@code message_final}. Retryable model failures are retried with capped exponential backoff, but only
+ * while the failing step has emitted nothing, so a client never sees a delta twice. Runs of
+ * {@link ToolRunner} enforce the tool guardrails.
+ */
+public final class AgentLoop {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentLoop.class);
+
+    private final ModelRegistry models;
+    private final ToolRegistry tools;
+    private final ToolRunner toolRunner;
+    private final ModelSettings settings;
+    private final JsonCodec codec;
+
+    public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
+        this.models = models;
+        this.tools = tools;
+        this.toolRunner = toolRunner;
+        this.settings = settings;
+        this.codec = codec;
+    }
+
+    /**
+     * Runs the agent to its final answer, recording into {@code progress} as it goes.
+     *
+     * @throws ModelException when the model fails for good
+     * @throws io.agentrun.worker.cancel.RunCancelledException when the run is cancelled or out of time
+     */
+    public void run(RunSetup setup, CancelToken token, EventSink sink, RunProgress progress) throws InterruptedException {
+        AgentDefinition agent = setup.agent();
+        ChatModel model = models.forProvider(agent.provider());
+        List<ModelMessage> messages = conversation(setup.history(), setup.command().input());
+        String system = systemPrompt(setup);
+        List<ToolSpec> offered = offeredTools(agent, setup.contexts());
+        ToolRunner.Budget budget = toolRunner.budget(agent, offered);
+        for (int step = 0; ; step++) {
+            boolean toolsAllowed = !offered.isEmpty() && !budget.exhausted() && step <= agent.maxToolCalls();
+            ModelRequest request = new ModelRequest(agent, system, messages, toolsAllowed ? offered : List.of(), token);
+            StepListener listener = new StepListener(sink);
+            ModelTurn turn = callWithRetries(model, request, listener, token);
+            progress.spent(turn.usage());
+            if (!listener.text().isEmpty()) {
+                sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage()));
+                progress.answered(listener.text());
+            }
+            if (turn.toolCalls().isEmpty() || !toolsAllowed) {
+                return;
+            }
+            messages.add(new ModelMessage.Assistant(listener.text(), turn.toolCalls(), turn.thinking()));
+            for (ToolCall call : turn.toolCalls()) {
+                messages.add(toolRunner.run(call, setup, budget, token, sink));
+            }
+        }
+    }
+
+    private ModelTurn callWithRetries(ChatModel model, ModelRequest request, StepListener listener, CancelToken token)
+            throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return model.stream(request, listener);
+            } catch (ModelException e) {
+                if (!e.retryable() || listener.emittedAnything() || attempt >= settings.maxRetries()) {
+                    throw e;
+                }
+                Duration wait = backoff(attempt, e);
+                log.info("model step failed ({}: {}); retry {} of {} in {} ms", e.code(), e.getMessage(), attempt + 1,
+                        settings.maxRetries(), wait.toMillis());
+                token.pause(wait);
+                token.throwIfCancelled();
+            }
+        }
+    }
+
+    private Duration backoff(int attempt, ModelException e) {
+        if (e.retryAfter() != null) {
+            return e.retryAfter().compareTo(settings.maxRetryAfter()) > 0 ? settings.maxRetryAfter() : e.retryAfter();
+        }
+        Duration doubled = settings.backoffInitial().multipliedBy(1L << Math.min(attempt, 20));
+        return doubled.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : doubled;
+    }
+
+    private static List<ModelMessage> conversation(List<ChatMessage> history, RunInput input) {
+        List<ModelMessage> messages = new ArrayList<>(history.size() + 1);
+        for (ChatMessage message : history) {
+            messages.add(message.role() == ChatMessage.Role.USER
+                    ? new ModelMessage.User(message.content(), message.images(), message.documents(), message.audios())
+                    : ModelMessage.Assistant.text(message.content()));
+        }
+        messages.add(new ModelMessage.User(input.query(), input.images(), input.documents(), input.audios()));
+        return messages;
+    }
+
+    /** The agent's instructions, then the contexts that fit its budget, then what else it can reach. */
+    private String systemPrompt(RunSetup setup) {
+        StringBuilder system = new StringBuilder(setup.agent().instructions());
+        for (ContextDocument context : setup.contexts().inlined()) {
+            system.append(system.isEmpty() ? "" : "\n\n").append("# Context: ").append(context.name()).append('\n').append(context.text());
+        }
+        List<ContextDocument> searchable = setup.contexts().searchable();
+        if (!searchable.isEmpty()) {
+            system.append(system.isEmpty() ? "" : "\n\n").append("More context documents can be searched with the ")
+                    .append(ContextSearchTool.NAME).append(" tool: ")
+                    .append(String.join(", ", searchable.stream().map(ContextDocument::name).toList())).append('.');
+        }
+        if (setup.agent().metadataToModel() && !setup.command().metadata().isEmpty()) {
+            system.append(system.isEmpty() ? "" : "\n\n").append("Request metadata (JSON): ").append(codec.write(setup.command().metadata()));
+        }
+        return system.toString();
+    }
+
+    /** The agent's allowed tools that this worker has, plus context_search when contexts did not fit. */
+    private List<ToolSpec> offeredTools(AgentDefinition agent, RunContexts contexts) {
+        List<String> names = new ArrayList<>(agent.tools());
+        if (!contexts.searchable().isEmpty() && !names.contains(ContextSearchTool.NAME)) {
+            names.add(ContextSearchTool.NAME);
+        }
+        List<ToolSpec> specs = new ArrayList<>();
+        for (String name : names) {
+            tools.find(name).ifPresentOrElse(
+                    tool -> specs.add(new ToolSpec(tool.name(), tool.description(), tool.parameters())),
+                    () -> log.warn("agent {} allows tool '{}', which this worker does not have", agent.id(), name));
+        }
+        return specs;
+    }
+
+    /** Streams one step's reasoning and text as events, one message id per step. */
+    private static final class StepListener implements ModelListener {
+        private final EventSink sink;
+        private final String messageId = Ids.newMessageId();
+        private final StringBuilder text = new StringBuilder();
+        private boolean emitted;
+
+        StepListener(EventSink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onThinking(String part) {
+            emitted = true;
+            sink.emit(new EventData.ThinkingPart(part));
+        }
+
+        @Override
+        public void onTextDelta(String delta) {
+            if (delta.isEmpty()) {
+                return;
+            }
+            emitted = true;
+            text.append(delta);
+            sink.emit(new EventData.MessageDelta(messageId, delta));
+        }
+
+        boolean emittedAnything() {
+            return emitted;
+        }
+
+        String text() {
+            return text.toString();
+        }
+    }
+}

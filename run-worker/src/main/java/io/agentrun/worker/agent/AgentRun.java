@@ -1,0 +1,94 @@
+package io.agentrun.worker.agent;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.cancel.RunCancelledException;
+import io.agentrun.worker.emit.EmitFailedException;
+import io.agentrun.worker.model.ModelException;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt of a run as the client sees it: {@code run_start}, the agent loop's events, and always a
+ * {@code run_end} — {@code completed}; {@code failed} after an {@code error}; {@code cancelled} keeping what
+ * was said; {@code timed_out} after an {@code error} once the agent's time budget is spent.
+ */
+public final class AgentRun {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentRun.class);
+
+    private final AgentLoop loop;
+    private final ScheduledExecutorService timers;
+    private final Duration defaultTimeout;
+
+    public AgentRun(AgentLoop loop, ScheduledExecutorService timers, Duration defaultTimeout) {
+        this.loop = loop;
+        this.timers = timers;
+        this.defaultTimeout = defaultTimeout;
+    }
+
+    /** Loads what a run starts from; may fail with a {@link ModelException} (e.g. the agent was deleted). */
+    @FunctionalInterface
+    public interface SetupLoader {
+        RunSetup load();
+    }
+
+    /**
+     * Plays the run into {@code sink}.
+     *
+     * @return the status its run_end carries
+     * @throws RunCancelledException only for {@link CancelToken.Reason#SHUTDOWN}: no run_end, the command goes elsewhere
+     * @throws EmitFailedException when the events cannot be written: no run_end either
+     */
+    public RunStatus play(RunCommand command, int attempt, SetupLoader loader, CancelToken token, EventSink sink)
+            throws InterruptedException {
+        long started = System.nanoTime();
+        sink.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt,
+                command.input(), command.metadata()));
+        RunProgress progress = new RunProgress();
+        Duration budget = defaultTimeout;
+        ScheduledFuture<?> deadline = null;
+        try {
+            RunSetup setup = loader.load();
+            budget = setup.agent().runTimeout() != null ? setup.agent().runTimeout() : defaultTimeout;
+            deadline = timers.schedule(() -> token.cancel(CancelToken.Reason.TIMED_OUT), budget.toMillis(), TimeUnit.MILLISECONDS);
+            token.throwIfCancelled();
+            loop.run(setup, token, sink, progress);
+            return end(sink, RunStatus.COMPLETED, progress, started);
+        } catch (ModelException e) {
+            sink.emit(new EventData.RunError(e.code(), e.getMessage(), e.retryable()));
+            return end(sink, RunStatus.FAILED, progress, started);
+        } catch (RunCancelledException e) {
+            return switch (e.reason()) {
+                case REQUESTED -> end(sink, RunStatus.CANCELLED, progress, started);
+                case TIMED_OUT -> {
+                    sink.emit(new EventData.RunError("run_timeout", "the run exceeded its time budget of " + budget, true));
+                    yield end(sink, RunStatus.TIMED_OUT, progress, started);
+                }
+                case SHUTDOWN -> throw e;
+            };
+        } catch (EmitFailedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            log.error("run {} failed unexpectedly", command.runId(), e);
+            sink.emit(new EventData.RunError("internal_error", "the worker failed while running the agent", true));
+            return end(sink, RunStatus.FAILED, progress, started);
+        } finally {
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+        }
+    }
+
+    private static RunStatus end(EventSink sink, RunStatus status, RunProgress progress, long startedNanos) {
+        long durationMs = Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
+        sink.emit(new EventData.RunEnd(status, progress.output(), progress.usage(), durationMs));
+        return status;
+    }
+}

@@ -1,0 +1,9 @@
+package io.agentrun.worker.agent;
+
+import io.agentrun.model.event.EventData;
+
+/** Where a run's events go: Kafka in production ({@code RunEmitter}), a list in tests. */
+public interface EventSink {
+
+    void emit(EventData data);
+}

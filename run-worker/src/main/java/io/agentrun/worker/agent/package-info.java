@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.agent;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,36 @@
+package io.agentrun.worker.model;
+
+import java.util.List;
+
+/** A message of the conversation as every provider gets it, before each provider's own wire format. */
+public sealed interface ModelMessage {
+
+    /** The caller's turn: text and view URLs of attached files. */
+    record User(String text, List<String> images, List<String> documents, List<String> audios) implements ModelMessage {
+        public User {
+            images = List.copyOf(images);
+            documents = List.copyOf(documents);
+            audios = List.copyOf(audios);
+        }
+
+        public static User text(String text) {
+            return new User(text, List.of(), List.of(), List.of());
+        }
+    }
+
+    /** What the model said: text, tool calls, and reasoning that some providers want back in the next step. */
+    record Assistant(String text, List<ToolCall> toolCalls, List<ThinkingBlock> thinking) implements ModelMessage {
+        public Assistant {
+            toolCalls = List.copyOf(toolCalls);
+            thinking = List.copyOf(thinking);
+        }
+
+        public static Assistant text(String text) {
+            return new Assistant(text, List.of(), List.of());
+        }
+    }
+
+    /** The result of one tool call, answering the call with the same id. */
+    record ToolResult(String toolCallId, String name, String output, boolean isError) implements ModelMessage {
+    }
+}

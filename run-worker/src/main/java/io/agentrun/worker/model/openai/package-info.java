@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.model.openai;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,33 @@
+package io.agentrun.worker.tool;
+
+import io.agentrun.worker.agent.RunContexts;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One call of a tool: its arguments (a JSON object), the request's metadata, and the run's contexts.
+ */
+public record ToolInvocation(String runId, String projectId, JsonNode arguments, Map<String, Object> metadata,
+        RunContexts contexts) {
+
+    /** A required string argument. */
+    public String requireString(String name) throws ToolException {
+        JsonNode value = arguments.get(name);
+        if (value == null || !value.isString() || value.asString().isBlank()) {
+            throw new ToolException("argument '" + name + "' (a non-empty string) is required");
+        }
+        return value.asString();
+    }
+
+    /** An optional string argument. */
+    public String optionalString(String name, String fallback) throws ToolException {
+        JsonNode value = arguments.get(name);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isString()) {
+            throw new ToolException("argument '" + name + "' must be a string");
+        }
+        return value.asString();
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.tool;
+
+import org.jspecify.annotations.NullMarked;

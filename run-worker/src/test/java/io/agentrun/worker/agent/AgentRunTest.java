@@ -1,0 +1,407 @@
+package io.agentrun.worker.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.testing.TestData;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.fake.FakeModelServer;
+import io.agentrun.worker.fake.Recordings;
+import io.agentrun.worker.fake.Recordings.Call;
+import io.agentrun.worker.model.ModelRegistry;
+import io.agentrun.worker.model.ScriptedModel;
+import io.agentrun.worker.model.anthropic.AnthropicChatModel;
+import io.agentrun.worker.model.http.ProviderHttp;
+import io.agentrun.worker.model.http.ProviderKeys;
+import io.agentrun.worker.model.openai.OpenAiChatModel;
+import io.agentrun.worker.tool.CalculatorTool;
+import io.agentrun.worker.tool.ContextSearchTool;
+import io.agentrun.worker.tool.CurrentTimeTool;
+import io.agentrun.worker.tool.Tool;
+import io.agentrun.worker.tool.ToolInvocation;
+import io.agentrun.worker.tool.ToolRegistry;
+import io.agentrun.worker.tool.ToolSettings;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Whole runs against a fake provider that replays streaming responses in each provider's format, with
+ * chunk boundaries in awkward places: what the client would see, event by event, and what the provider
+ * was sent.
+ */
+class AgentRunTest {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    private static final String SECRET = "sk-test-secret-key-0123456789";
+    private static final int AWKWARD = 7; // bytes per piece: splits JSON, field names and multi-byte characters
+
+    private FakeModelServer server;
+    private ScheduledExecutorService timers;
+    private ExecutorService toolThreads;
+    private AgentRun run;
+
+    @BeforeEach
+    void setUp() {
+        server = new FakeModelServer();
+        timers = Executors.newSingleThreadScheduledExecutor();
+        toolThreads = Executors.newVirtualThreadPerTaskExecutor();
+        ProviderHttp http = new ProviderHttp(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), Duration.ofSeconds(5));
+        ProviderKeys keys = new ProviderKeys(Map.of("TEST_PROVIDER_KEY", SECRET)::get);
+        ModelRegistry models = new ModelRegistry(List.of(new ScriptedModel(), new OpenAiChatModel(http, keys), new AnthropicChatModel(http, keys)));
+        Clock clock = Clock.fixed(Instant.parse("2026-11-22T10:15:30Z"), ZoneOffset.UTC);
+        ToolRegistry tools = new ToolRegistry(List.of(new CalculatorTool(), new CurrentTimeTool(clock), new ContextSearchTool(), new SleepyTool()));
+        ToolRunner runner = new ToolRunner(tools, new ToolSettings(3, Duration.ofMillis(500), 20_000), toolThreads, CODEC);
+        ModelSettings settings = new ModelSettings(2, Duration.ofMillis(10), Duration.ofMillis(40), Duration.ofSeconds(1),
+                Duration.ofSeconds(2), Duration.ofSeconds(5));
+        run = new AgentRun(new AgentLoop(models, tools, runner, settings, CODEC), timers, Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void tearDown() {
+        server.close();
+        timers.shutdownNow();
+        toolThreads.shutdownNow();
+    }
+
+    private AgentDefinition agent(Recordings format, TestData.AgentBuilder builder) {
+        return (format == Recordings.OPENAI ? builder.openai("gpt-test", server.baseUrl() + "/v1")
+                : builder.anthropic("claude-test", server.baseUrl())).apiKeyEnv("TEST_PROVIDER_KEY").build();
+    }
+
+    private AgentDefinition agent(Recordings format) {
+        return agent(format, TestData.anAgent().tools("calculator", "current_time"));
+    }
+
+    private RecordingSink play(AgentDefinition agent, RunCommand command, List<ContextDocument> contexts) throws Exception {
+        return play(agent, command, contexts, new CancelToken());
+    }
+
+    private RecordingSink play(AgentDefinition agent, RunCommand command, List<ContextDocument> contexts, CancelToken token)
+            throws Exception {
+        RecordingSink sink = new RecordingSink();
+        run.play(command, 1, () -> new RunSetup(command, agent, List.of(), new RunContexts(contexts, agent.contextTokenBudget())), token, sink);
+        return sink;
+    }
+
+    private RecordingSink play(AgentDefinition agent, String query) throws Exception {
+        return play(agent, TestData.aRunCommand().query(query).build(), List.of());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void reasoningTextAndUsageStreamThrough(Recordings format) throws Exception {
+        server.then(FakeModelServer.stream(format.text("Let me think about it.", List.of("Bonjour, ", "ça va ", "très bien 🙂"), 12, 5), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "hello");
+
+        assertThat(sink.types()).containsExactly("run_start", "thinking_part", "thinking_part", "thinking_part", "thinking_part",
+                "thinking_part", "message_delta", "message_delta", "message_delta", "message_final", "run_end");
+        assertThat(sink.all(EventData.ThinkingPart.class).stream().map(EventData.ThinkingPart::text).reduce("", String::concat))
+                .isEqualTo("Let me think about it.");
+        assertThat(sink.deltas()).isEqualTo("Bonjour, ça va très bien 🙂");
+        assertThat(sink.only(EventData.MessageFinal.class).content()).isEqualTo("Bonjour, ça va très bien 🙂");
+        assertThat(sink.only(EventData.MessageFinal.class).usage()).isEqualTo(new Usage(12, 5));
+        EventData.RunEnd end = sink.only(EventData.RunEnd.class);
+        assertThat(end.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(end.usage()).isEqualTo(new Usage(12, 5));
+        assertThat(end.output()).isEqualTo("Bonjour, ça va très bien 🙂");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aToolCallWhoseArgumentsArriveInFiveFragmentsRunsAndItsResultGoesBack(Recordings format) throws Exception {
+        Call call = Call.of("call_calc_1", "calculator", "{\"expression\": \"6 * 7\"}", 5);
+        assertThat(call.fragments()).hasSize(5);
+        server.then(FakeModelServer.stream(format.toolCalls(List.of(call)), AWKWARD))
+                .then(FakeModelServer.stream(format.text("", List.of("It is ", "42."), 30, 4), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "what is six times seven?");
+
+        assertThat(sink.types()).containsExactly("run_start", "tool_start", "tool_end", "message_delta", "message_delta",
+                "message_final", "run_end");
+        EventData.ToolStart start = sink.only(EventData.ToolStart.class);
+        assertThat(start.toolCallId()).isEqualTo("call_calc_1");
+        assertThat(start.arguments().get("expression").asString()).isEqualTo("6 * 7");
+        EventData.ToolEnd end = sink.only(EventData.ToolEnd.class);
+        assertThat(end.output()).isEqualTo("42");
+        assertThat(end.isError()).isFalse();
+        assertThat(sink.only(EventData.RunEnd.class).usage()).isEqualTo(new Usage(50, 13));
+        assertThat(server.received()).hasSize(2);
+        String second = server.received().get(1).body();
+        assertThat(second).contains("call_calc_1").contains("\"42\"");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void twoParallelToolCallsBothRunInOrder(Recordings format) throws Exception {
+        server.then(FakeModelServer.stream(format.toolCalls(List.of(
+                        Call.of("call_a", "calculator", "{\"expression\":\"1+1\"}", 3),
+                        Call.of("call_b", "current_time", "{\"timezone\":\"Europe/Paris\"}", 4))), AWKWARD))
+                .then(FakeModelServer.stream(format.text("", List.of("Two, at 11:15."), 40, 5), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "sum and time");
+
+        assertThat(sink.types()).containsExactly("run_start", "tool_start", "tool_end", "tool_start", "tool_end",
+                "message_delta", "message_final", "run_end");
+        List<EventData.ToolEnd> ends = sink.all(EventData.ToolEnd.class);
+        assertThat(ends).extracting(EventData.ToolEnd::toolCallId).containsExactly("call_a", "call_b");
+        assertThat(ends.get(0).output()).isEqualTo("2");
+        assertThat(ends.get(1).output()).startsWith("2026-11-22T11:15:30+01:00");
+        assertThat(server.received().get(1).body()).contains("call_a").contains("call_b").contains("2026-11-22T11:15:30+01:00");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aRateLimitIsRetriedOnceAndNoDeltaReachesTheClientTwice(Recordings format) throws Exception {
+        server.then(FakeModelServer.status(429, "{\"error\":{\"message\":\"slow down\"}}", Map.of("retry-after", "0")))
+                .then(FakeModelServer.stream(format.text("", List.of("Only ", "once."), 5, 2), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "hello");
+
+        assertThat(server.received()).hasSize(2);
+        assertThat(sink.types()).containsExactly("run_start", "message_delta", "message_delta", "message_final", "run_end");
+        assertThat(sink.deltas()).isEqualTo("Only once.");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aServerErrorEveryTimeEndsFailedAfterTheRetries(Recordings format) throws Exception {
+        for (int i = 0; i < 3; i++) {
+            server.then(FakeModelServer.status(500, "{\"error\":{\"message\":\"internal\"}}", Map.of()));
+        }
+
+        RecordingSink sink = play(agent(format), "hello");
+
+        assertThat(server.received()).hasSize(3);
+        assertThat(sink.types()).containsExactly("run_start", "error", "run_end");
+        assertThat(sink.only(EventData.RunError.class).code()).isEqualTo("provider_unavailable");
+        assertThat(sink.only(EventData.RunError.class).message()).contains("500").contains("internal");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aMalformedChunkEndsFailedWithAClearMessageAndIsNotRetried(Recordings format) throws Exception {
+        server.then(FakeModelServer.stream(format.malformedAfter("Hello"), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "hello");
+
+        assertThat(server.received()).hasSize(1);
+        assertThat(sink.types()).containsExactly("run_start", "message_delta", "error", "run_end");
+        EventData.RunError error = sink.only(EventData.RunError.class);
+        assertThat(error.code()).isEqualTo("invalid_response");
+        assertThat(error.message()).contains("malformed stream chunk");
+        EventData.RunEnd end = sink.only(EventData.RunEnd.class);
+        assertThat(end.status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aProviderThatHangsEndsTimedOut(Recordings format) throws Exception {
+        server.then(FakeModelServer.hangAfter(format.beginning()));
+        AgentDefinition agent = agent(format, TestData.anAgent().runTimeout(Duration.ofSeconds(1)));
+
+        long started = System.nanoTime();
+        RecordingSink sink = play(agent, TestData.aRunCommand().build(), List.of());
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(sink.types()).containsExactly("run_start", "error", "run_end");
+        assertThat(sink.only(EventData.RunError.class).code()).isEqualTo("run_timeout");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.TIMED_OUT);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void theKeyIsSentToTheProviderAndNeverReachesTheClient(Recordings format) throws Exception {
+        server.then(FakeModelServer.status(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + SECRET + "\"}}", Map.of()));
+
+        RecordingSink sink = play(agent(format), "hello");
+
+        var request = server.received().getFirst();
+        if (format == Recordings.OPENAI) {
+            assertThat(request.header("authorization")).isEqualTo("Bearer " + SECRET);
+        } else {
+            assertThat(request.header("x-api-key")).isEqualTo(SECRET);
+            assertThat(request.header("anthropic-version")).isEqualTo("2023-06-01");
+        }
+        assertThat(server.received()).as("401 is not retried").hasSize(1);
+        EventData.RunError error = sink.only(EventData.RunError.class);
+        assertThat(error.code()).isEqualTo("provider_auth_failed");
+        assertThat(error.message()).contains("401").doesNotContain(SECRET).doesNotContain("sk-test");
+        assertThat(CODEC.write(sink.events)).doesNotContain(SECRET);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void unknownToolsAndInvalidArgumentsAreToldToTheModelNotThrown(Recordings format) throws Exception {
+        server.then(FakeModelServer.stream(format.toolCalls(List.of(
+                        new Call("call_x", "rm_rf", List.of("{}")),
+                        new Call("call_y", "calculator", List.of("{\"expression\": ")))), AWKWARD))
+                .then(FakeModelServer.stream(format.text("", List.of("Sorry."), 5, 1), AWKWARD));
+
+        RecordingSink sink = play(agent(format), "do things");
+
+        List<EventData.ToolEnd> ends = sink.all(EventData.ToolEnd.class);
+        assertThat(ends).allSatisfy(end -> assertThat(end.isError()).isTrue());
+        assertThat(ends.get(0).output()).contains("unknown tool 'rm_rf'").contains("calculator");
+        assertThat(ends.get(1).output()).contains("not a JSON object");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(server.received().get(1).body()).contains("unknown tool");
+    }
+
+    @Test
+    void theCapPerToolIsReportedToTheModelAndThenToolsAreNoLongerOffered() throws Exception {
+        Recordings format = Recordings.OPENAI;
+        for (int i = 0; i < 4; i++) {
+            server.then(FakeModelServer.stream(format.toolCalls(List.of(new Call("call_" + i, "calculator", List.of("{\"expression\":\"1\"}")))), AWKWARD));
+        }
+        server.then(FakeModelServer.stream(format.text("", List.of("Done."), 1, 1), AWKWARD));
+        AgentDefinition agent = agent(format, TestData.anAgent().tools("calculator").maxToolCalls(3));
+
+        RecordingSink sink = play(agent, "again and again");
+
+        List<EventData.ToolEnd> ends = sink.all(EventData.ToolEnd.class);
+        assertThat(ends).hasSize(3);
+        assertThat(ends).allSatisfy(end -> assertThat(end.isError()).isFalse());
+        assertThat(server.received()).hasSize(4);
+        assertThat(server.received().get(3).body()).as("tools withdrawn once the total is spent").doesNotContain("\"tools\"");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void aToolPastItsDeadlineIsAnErrorForTheModel() throws Exception {
+        Recordings format = Recordings.OPENAI;
+        server.then(FakeModelServer.stream(format.toolCalls(List.of(new Call("call_s", "sleepy", List.of("{}")))), AWKWARD))
+                .then(FakeModelServer.stream(format.text("", List.of("Gave up."), 1, 1), AWKWARD));
+
+        RecordingSink sink = play(agent(format, TestData.anAgent().tools("sleepy")), "sleep");
+
+        EventData.ToolEnd end = sink.only(EventData.ToolEnd.class);
+        assertThat(end.isError()).isTrue();
+        assertThat(end.output()).contains("did not finish");
+        assertThat(end.durationMs()).isBetween(400L, 5000L);
+    }
+
+    @Test
+    void cancellingDuringAToolCallStopsTheToolAndEndsCancelledKeepingTheTextSoFar() throws Exception {
+        Recordings format = Recordings.OPENAI;
+        server.then(FakeModelServer.stream(format.toolCalls(List.of(new Call("call_s", "sleepy", List.of("{}")))), AWKWARD));
+        AgentDefinition agent = agent(format, TestData.anAgent().tools("sleepy"));
+        CancelToken token = new CancelToken();
+        SleepyTool.started = new CompletableFuture<>();
+
+        var playing = CompletableFuture.supplyAsync(() -> {
+            try {
+                return play(agent, TestData.aRunCommand().build(), List.of(), token);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        SleepyTool.started.get(10, TimeUnit.SECONDS);
+        token.cancel(CancelToken.Reason.REQUESTED);
+        RecordingSink sink = playing.get(10, TimeUnit.SECONDS);
+
+        assertThat(sink.types()).containsExactly("run_start", "tool_start", "tool_end", "run_end");
+        assertThat(sink.only(EventData.ToolEnd.class).isError()).isTrue();
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(SleepyTool.interrupted.get(5, TimeUnit.SECONDS)).as("the tool's thread was interrupted").isTrue();
+    }
+
+    @Test
+    void contextsFitInTheBudgetAreInlinedAndTheRestIsSearchable() throws Exception {
+        Recordings format = Recordings.OPENAI;
+        server.then(FakeModelServer.stream(format.text("", List.of("ok"), 1, 1), AWKWARD));
+        AgentDefinition agent = agent(format, TestData.anAgent().tools("calculator").contextTokenBudget(50).instructions("Be brief."));
+        ContextDocument small = new ContextDocument("faq", "FAQ", "Refunds take five days.");
+        ContextDocument large = new ContextDocument("manual", "Manual", "Chapter one. ".repeat(100));
+
+        play(agent, TestData.aRunCommand().context("faq").context("manual").build(), List.of(small, large));
+
+        JsonNode body = CODEC.mapper().readTree(server.received().getFirst().body());
+        String system = body.path("messages").path(0).path("content").asString();
+        assertThat(system).startsWith("Be brief.").contains("# Context: FAQ\nRefunds take five days.")
+                .contains("context_search").contains("Manual").doesNotContain("Chapter one.");
+        assertThat(body.path("tools").findValuesAsString("name")).containsExactly("calculator", "context_search");
+    }
+
+    @Test
+    void metadataReachesRunStartAndToolsButTheModelOnlyWhenTheAgentSaysSo() throws Exception {
+        Recordings format = Recordings.OPENAI;
+        server.then(FakeModelServer.stream(format.text("", List.of("ok"), 1, 1), AWKWARD))
+                .then(FakeModelServer.stream(format.text("", List.of("ok"), 1, 1), AWKWARD));
+        RunCommand command = TestData.aRunCommand().metadata("customer", "c-42").build();
+
+        RecordingSink hidden = play(agent(format), command, List.of());
+        play(agent(format, TestData.anAgent().tools("calculator").metadataToModel()), command, List.of());
+
+        assertThat(hidden.only(EventData.RunStart.class).metadata()).containsEntry("customer", "c-42");
+        assertThat(server.received().get(0).body()).doesNotContain("c-42");
+        assertThat(server.received().get(1).body()).contains("c-42");
+    }
+
+    @Test
+    void theScriptedModelCallsAToolOnAskAndReportsItsResult() throws Exception {
+        RecordingSink sink = play(TestData.anAgent().build(), "/tool calculator {\"expression\":\"6*7\"}");
+
+        assertThat(sink.types()).startsWith("run_start", "tool_start", "tool_end").endsWith("message_final", "run_end");
+        assertThat(sink.only(EventData.ToolEnd.class).output()).isEqualTo("42");
+        assertThat(sink.only(EventData.RunEnd.class).output()).isEqualTo("Tool calculator returned: 42");
+    }
+
+    /** A tool that sleeps until interrupted, and says so. */
+    static final class SleepyTool implements Tool {
+        static volatile CompletableFuture<Boolean> started = new CompletableFuture<>();
+        static volatile CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+
+        @Override
+        public String name() {
+            return "sleepy";
+        }
+
+        @Override
+        public String description() {
+            return "sleeps";
+        }
+
+        @Override
+        public JsonNode parameters() {
+            return CODEC.mapper().readTree("{\"type\":\"object\"}");
+        }
+
+        @Override
+        public String execute(ToolInvocation invocation) throws Exception {
+            interrupted = new CompletableFuture<>();
+            started.complete(true);
+            try {
+                Thread.sleep(60_000); // the work that must be aborted
+                return "slept";
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+                throw e;
+            }
+        }
+    }
+}
