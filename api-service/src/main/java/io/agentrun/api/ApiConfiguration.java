@@ -88,8 +88,8 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    Bootstrap bootstrap(BootstrapSettings settings, AgentCatalog agents, ApiKeys keys) {
-        return new Bootstrap(settings, redis, agents, keys);
+    Bootstrap bootstrap(BootstrapSettings settings, AgentCatalog agents, ContextStore contexts, ApiKeys keys, JsonCodec codec) {
+        return new Bootstrap(settings, redis, agents, contexts, keys, codec);
     }
 
     @Bean

@@ -94,6 +94,7 @@ class ErrorTableIT {
                     "{\"query\": \"q\", \"contexts\": [" + "\"c\",".repeat(16) + "\"c\"]}", 400, "invalid_request"));
             rows.add(row("metadata not an object", endpoint, json, "{\"query\": \"q\", \"metadata\": [1]}", 400, "invalid_request"));
             rows.add(row("unknown field", endpoint, json, "{\"qeury\": \"q\"}", 400, "invalid_request"));
+            rows.add(row("unknown context", endpoint, json, "{\"query\": \"q\", \"contexts\": [\"no-such-context\"]}", 400, "invalid_request"));
             rows.add(row("body over 1 MiB", endpoint, json, "{\"query\": \"" + "a".repeat(1024 * 1024) + "\"}", 413, "payload_too_large"));
             rows.add(row("text/plain body", endpoint, Map.of("content-type", "text/plain"), "{\"query\": \"q\"}", 415, "unsupported_media_type"));
             rows.add(row("form body", endpoint, Map.of("content-type", "application/x-www-form-urlencoded"), "query=q", 415, "unsupported_media_type"));

@@ -22,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
 /**
- * The one JSON codec of the wire contracts (Jackson 3): snake_case names, ISO-8601 instants, lowercase
- * enums, nulls omitted, unknown fields ignored so older readers accept newer writers.
+ * The one JSON codec of the wire contracts (Jackson 3): snake_case names, ISO-8601 instants, durations
+ * as {@code 90s} or ISO, lowercase enums, nulls omitted, unknown fields ignored so older readers accept
+ * newer writers, absent numbers and flags left to the records' defaults.
  * Thread-safe; share one instance.
  */
 public final class JsonCodec {
@@ -38,6 +39,8 @@ public final class JsonCodec {
                 .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
                 .addModule(new SimpleModule("agentrun-durations").addDeserializer(Duration.class, new DurationText.Deserializer()))
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                // absent numbers and flags mean "the default", which the records' constructors fill in
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(EnumFeature.WRITE_ENUMS_TO_LOWERCASE)
                 .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
                 .build();

@@ -106,6 +106,10 @@ public final class LocalStack {
             env.put("PORT", Integer.toString(port));
             env.put("AGENTRUN_BOOTSTRAP_PROJECT", options.projectId());
             env.put("AGENTRUN_DEV_API_KEY", apiKey); // by environment, so it shows in no process list
+            Path agentsFile = options.home().resolve("agents.yml");
+            if (Files.exists(agentsFile)) {
+                env.put("AGENTRUN_AGENTS_FILE", agentsFile.toString());
+            }
             service("api-" + i, "api-service", env, List.of());
         }
         for (int port : apiPorts) {
