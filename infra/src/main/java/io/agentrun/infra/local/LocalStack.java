@@ -202,9 +202,8 @@ public final class LocalStack {
     }
 
     private void prepareStateDir() throws IOException {
-        Files.createDirectories(state.resolve("logs"));
-        // A fresh broker and cache every time: the local stack is for trying things, not for keeping them.
-        for (String dir : List.of("kafka", "redis")) {
+        // A fresh broker, cache and logs every time: the local stack is for trying things, not for keeping them.
+        for (String dir : List.of("kafka", "redis", "logs")) {
             Path path = state.resolve(dir);
             if (Files.exists(path)) {
                 try (Stream<Path> walk = Files.walk(path)) {
@@ -212,6 +211,7 @@ public final class LocalStack {
                 }
             }
         }
+        Files.createDirectories(state.resolve("logs"));
     }
 
     private void writePid(String name, long pid) throws IOException {
