@@ -68,12 +68,7 @@ public final class AnthropicChatModel implements ChatModel {
         if (key != null) {
             post.header("x-api-key", key);
         }
-        try (ProviderHttp.Streaming response = http.open(post, PROVIDER, key, request.cancel());
-             SseReader events = new SseReader(response.body())) {
-            return read(events, listener, request);
-        } catch (IOException e) {
-            throw ProviderHttp.readFailure(PROVIDER, e, request.cancel());
-        }
+        return http.stream(post, PROVIDER, key, request.cancel(), events -> read(events, listener, request));
     }
 
     private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request) throws IOException {
@@ -85,7 +80,7 @@ public final class AnthropicChatModel implements ChatModel {
         SseReader.Event event;
         while ((event = events.next()) != null) {
             request.cancel().throwIfCancelled();
-            JsonNode data = parse(event.data());
+            JsonNode data = http.chunk(PROVIDER, event.data());
             String type = data.path("type").asString(event.name() == null ? "" : event.name());
             switch (type) {
                 case "message_start" -> {
@@ -146,18 +141,6 @@ public final class AnthropicChatModel implements ChatModel {
         boolean retryable = type.equals("overloaded_error") || type.equals("api_error") || type.equals("rate_limit_error");
         return new ModelException(retryable ? "provider_unavailable" : "provider_error",
                 PROVIDER + " reported " + type + ": " + ProviderHttp.redact(error.path("message").asString(""), null), retryable);
-    }
-
-    private JsonNode parse(String data) {
-        try {
-            JsonNode node = mapper.readTree(data);
-            if (node == null || !node.isObject()) {
-                throw ProviderHttp.malformed(PROVIDER, "expected a JSON object");
-            }
-            return node;
-        } catch (JacksonException e) {
-            throw ProviderHttp.malformed(PROVIDER, e.getOriginalMessage());
-        }
     }
 
     private ObjectNode body(ModelRequest request) {

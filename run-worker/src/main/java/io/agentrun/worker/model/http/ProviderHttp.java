@@ -68,6 +68,38 @@ public final class ProviderHttp {
         return new Streaming(body, cancel.onCancel(() -> closeQuietly(body)));
     }
 
+    /** Reads a provider's event stream into a result. */
+    @FunctionalInterface
+    public interface StreamReader<T> {
+        T read(SseReader events) throws IOException;
+    }
+
+    /**
+     * Sends {@code request} and reads its event stream with {@code reader}; a broken read becomes a
+     * retryable failure, or the run's cancellation when that is what broke it.
+     */
+    public <T> T stream(HttpRequest.Builder request, String provider, @Nullable String secret, CancelToken cancel,
+            StreamReader<T> reader) throws InterruptedException {
+        try (Streaming response = open(request, provider, secret, cancel); SseReader events = new SseReader(response.body())) {
+            return reader.read(events);
+        } catch (IOException e) {
+            throw readFailure(provider, e, cancel);
+        }
+    }
+
+    /** One stream chunk as a JSON object. */
+    public JsonNode chunk(String provider, String data) {
+        try {
+            JsonNode chunk = mapper.readTree(data);
+            if (chunk == null || !chunk.isObject()) {
+                throw malformed(provider, "expected a JSON object");
+            }
+            return chunk;
+        } catch (tools.jackson.core.JacksonException e) {
+            throw malformed(provider, e.getOriginalMessage());
+        }
+    }
+
     /** A response body being read, and the cancel action that aborts it. */
     public record Streaming(InputStream body, CancelToken.Registration abort) implements AutoCloseable {
         @Override

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -65,12 +64,7 @@ public final class OpenAiChatModel implements ChatModel {
         if (key != null) {
             post.header("authorization", "Bearer " + key);
         }
-        try (ProviderHttp.Streaming response = http.open(post, PROVIDER, key, request.cancel());
-             SseReader events = new SseReader(response.body())) {
-            return read(events, listener, request);
-        } catch (IOException e) {
-            throw ProviderHttp.readFailure(PROVIDER, e, request.cancel());
-        }
+        return http.stream(post, PROVIDER, key, request.cancel(), events -> read(events, listener, request));
     }
 
     private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request) throws IOException {
@@ -87,7 +81,7 @@ public final class OpenAiChatModel implements ChatModel {
                 done = true;
                 break;
             }
-            JsonNode chunk = parse(event.data());
+            JsonNode chunk = http.chunk(PROVIDER, event.data());
             if (chunk.has("error")) {
                 throw new io.agentrun.worker.model.ModelException("provider_error",
                         PROVIDER + " reported an error mid-stream: " + ProviderHttp.redact(chunk.path("error").path("message").asString(""), null), false);
@@ -121,18 +115,6 @@ public final class OpenAiChatModel implements ChatModel {
         calls.forEach((index, call) -> toolCalls.add(call.complete(index)));
         List<ThinkingBlock> thinking = reasoning.isEmpty() ? List.of() : List.of(new ThinkingBlock(reasoning.toString(), null));
         return new ModelTurn(text.toString(), toolCalls, thinking, usage, finish == null ? "stop" : finish);
-    }
-
-    private JsonNode parse(String data) {
-        try {
-            JsonNode chunk = mapper.readTree(data);
-            if (chunk == null || !chunk.isObject()) {
-                throw ProviderHttp.malformed(PROVIDER, "expected a JSON object");
-            }
-            return chunk;
-        } catch (JacksonException e) {
-            throw ProviderHttp.malformed(PROVIDER, e.getOriginalMessage());
-        }
     }
 
     private ObjectNode body(ModelRequest request, String base) {
