@@ -11,10 +11,15 @@ import io.agentrun.api.run.CommandProducer;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.api.run.RunLauncher;
 import io.agentrun.api.run.RunRequestReader;
+import io.agentrun.api.run.RunAccess;
+import io.agentrun.api.stream.Backlog;
 import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.stream.NodeDrain;
+import io.agentrun.api.stream.SseForwarder;
 import io.agentrun.api.stream.ResumeBuffer;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
@@ -67,8 +72,29 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    LiveEvents liveEvents(JsonCodec codec, ResumeBuffer buffer, ApiSettings settings, RedisSettings redisSettings) {
-        return new LiveEvents(redis, codec, buffer, settings.gapCheckInterval(), redisSettings.commandTimeout());
+    Backlog backlog(ResumeBuffer buffer, RunStore runs, RunEventLog eventLog, JsonCodec codec) {
+        return new Backlog(buffer, runs, eventLog, codec);
+    }
+
+    @Bean
+    LiveEvents liveEvents(JsonCodec codec, Backlog backlog, ApiSettings settings, RedisSettings redisSettings) {
+        return new LiveEvents(redis, codec, backlog, settings.gapCheckInterval(), settings.maxQueuedEvents(),
+                redisSettings.commandTimeout());
+    }
+
+    @Bean
+    NodeDrain nodeDrain(LiveEvents live) {
+        return new NodeDrain(live);
+    }
+
+    @Bean
+    SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec) {
+        return new SseForwarder(settings, drain, canceller, codec);
+    }
+
+    @Bean
+    RunAccess runAccess(ThreadStore threads, RunStore runs) {
+        return new RunAccess(threads, runs);
     }
 
     @Bean

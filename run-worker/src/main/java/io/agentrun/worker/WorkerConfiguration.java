@@ -2,6 +2,7 @@ package io.agentrun.worker;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
@@ -154,8 +155,8 @@ class WorkerConfiguration {
 
     @Bean
     RunExecutor runExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock) {
-        return new RunExecutor(runs, threads, agents, contexts, run, publisher, settings, clock);
+            RunEventLog eventLog, JsonCodec codec, EventPublisher publisher, WorkerSettings settings, Clock clock) {
+        return new RunExecutor(runs, threads, agents, contexts, run, eventLog, codec, publisher, settings, clock);
     }
 
     @Bean

@@ -16,6 +16,8 @@ import org.springframework.util.unit.DataSize;
  *                           the live channel may have lost (e.g. while Redis reconnected)
  * @param streamIdleTimeout  a stream with no event for this long ends with an error event and run_end
  * @param oneOffTimeout      how long a one-off run may take before 504 and cancellation
+ * @param maxQueuedEvents    live events held for one slow client; beyond it its stream ends with a
+ *                           retryable {@code slow_consumer} error and it resumes with Last-Event-ID
  */
 @ConfigurationProperties("agentrun.api")
 public record ApiSettings(
@@ -25,5 +27,6 @@ public record ApiSettings(
         @DefaultValue("15s") Duration keepaliveInterval,
         @DefaultValue("2s") Duration gapCheckInterval,
         @DefaultValue("15m") Duration streamIdleTimeout,
-        @DefaultValue("120s") Duration oneOffTimeout) {
+        @DefaultValue("120s") Duration oneOffTimeout,
+        @DefaultValue("10000") int maxQueuedEvents) {
 }

@@ -129,7 +129,7 @@ public final class RunLauncher {
         }
     }
 
-    static String printable(String value) {
+    public static String printable(String value) {
         String clean = value.replaceAll("[^A-Za-z0-9_.:-]", "?");
         return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
     }

@@ -26,16 +26,18 @@ public final class LiveEvents implements DisposableBean {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final ConcurrentHashMap<String, Set<RunSubscription>> byChannel = new ConcurrentHashMap<>();
     private final JsonCodec codec;
-    private final ResumeBuffer buffer;
+    private final Backlog backlog;
     private final Duration gapCheckInterval;
+    private final int maxQueuedPerStream;
     private final Duration commandTimeout;
 
-    public LiveEvents(RedisConnections redis, JsonCodec codec, ResumeBuffer buffer, Duration gapCheckInterval,
-            Duration commandTimeout) {
+    public LiveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, Duration gapCheckInterval,
+            int maxQueuedPerStream, Duration commandTimeout) {
         this.pubSub = redis.newPubSub();
         this.codec = codec;
-        this.buffer = buffer;
+        this.backlog = backlog;
         this.gapCheckInterval = gapCheckInterval;
+        this.maxQueuedPerStream = maxQueuedPerStream;
         this.commandTimeout = commandTimeout;
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
@@ -55,8 +57,8 @@ public final class LiveEvents implements DisposableBean {
     public RunSubscription subscribe(String runId, long firstSeq) {
         String channel = RedisKeys.liveChannel(runId);
         AtomicReference<RedisFuture<Void>> confirmation = new AtomicReference<>();
-        RunSubscription subscription = new RunSubscription(runId, firstSeq, codec, buffer, gapCheckInterval,
-                closed -> unsubscribe(channel, closed));
+        RunSubscription subscription = new RunSubscription(runId, firstSeq, codec, backlog, gapCheckInterval,
+                maxQueuedPerStream, closed -> unsubscribe(channel, closed));
         // Redis calls are issued inside compute so that SUBSCRIBE and UNSUBSCRIBE of one channel reach Redis
         // in the order the map changed.
         byChannel.compute(channel, (key, watchers) -> {
@@ -69,6 +71,11 @@ public final class LiveEvents implements DisposableBean {
         });
         awaitConfirmation(confirmation.get(), subscription);
         return subscription;
+    }
+
+    /** The node is draining: every open subscription stops waiting, so its stream can tell the client to reconnect. */
+    public void interruptAll() {
+        byChannel.values().forEach(watchers -> watchers.forEach(RunSubscription::interrupt));
     }
 
     /** Number of runs this node watches now. */

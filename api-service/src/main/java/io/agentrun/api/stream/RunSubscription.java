@@ -15,10 +15,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One watcher's view of a run's events, delivered exactly once and in {@code seq} order whatever the
  * live channel does: duplicates (a relay replaying after a crash) are dropped, a gap is filled from the
- * resume buffer, and a quiet stream is checked against the buffer in case a live message was lost.
+ * {@link Backlog}, and a quiet stream is checked against the backlog in case a live message was lost —
+ * the watchdog that keeps a lost {@code run_end} from leaving a stream open.
  *
- * <p>{@link #offer} is called by the pub/sub thread; everything else by the one thread serving the
- * client.
+ * <p>Live events wait in a bounded queue: a client too slow to take them overflows it, and its stream is
+ * ended (it resumes with {@code Last-Event-ID}) instead of growing this node's memory.
+ *
+ * <p>{@link #offer} and {@link #interrupt} are called by other threads; everything else by the one thread
+ * serving the client.
  */
 public final class RunSubscription implements AutoCloseable {
 
@@ -26,22 +30,25 @@ public final class RunSubscription implements AutoCloseable {
 
     private final String runId;
     private final JsonCodec codec;
-    private final ResumeBuffer buffer;
+    private final Backlog backlog;
     private final Duration gapCheckInterval;
     private final Consumer<RunSubscription> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final LinkedBlockingQueue<String> incoming = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<String> incoming;
+    private volatile boolean overflowed;
+    private volatile boolean interrupted;
     private final TreeMap<Long, Frame> early = new TreeMap<>();
     private long expected;
     /** When the current gap was first seen (nanoTime), 0 when there is none. */
     private long gapSince;
 
-    RunSubscription(String runId, long firstSeq, JsonCodec codec, ResumeBuffer buffer, Duration gapCheckInterval,
-            Consumer<RunSubscription> onClose) {
+    RunSubscription(String runId, long firstSeq, JsonCodec codec, Backlog backlog, Duration gapCheckInterval,
+            int maxQueued, Consumer<RunSubscription> onClose) {
         this.runId = runId;
         this.expected = firstSeq;
         this.codec = codec;
-        this.buffer = buffer;
+        this.backlog = backlog;
+        this.incoming = new LinkedBlockingQueue<>(maxQueued);
         this.gapCheckInterval = gapCheckInterval;
         this.onClose = onClose;
     }
@@ -51,7 +58,34 @@ public final class RunSubscription implements AutoCloseable {
     }
 
     void offer(String envelopeJson) {
-        incoming.offer(envelopeJson);
+        if (!incoming.offer(envelopeJson)) {
+            overflowed = true;
+        }
+    }
+
+    /** Live events arrived faster than the client took them and some were dropped: end the stream, let it resume. */
+    public boolean overflowed() {
+        return overflowed;
+    }
+
+    /** Makes a waiting {@link #next} return at once (the node is draining). */
+    void interrupt() {
+        interrupted = true;
+        incoming.offer(""); // wakes the waiting thread; an empty message is never an event
+    }
+
+    public boolean interrupted() {
+        return interrupted;
+    }
+
+    /** Loads what already exists from the backlog: a join's events from before it subscribed. */
+    public void catchUp() {
+        fillFromBuffer();
+    }
+
+    /** The seq of the next event this subscription will deliver. */
+    public long nextSeq() {
+        return expected;
     }
 
     /**
@@ -67,13 +101,13 @@ public final class RunSubscription implements AutoCloseable {
                 return ready;
             }
             long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
+            if (remaining <= 0 || interrupted || overflowed) {
                 return Optional.empty();
             }
             String json = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
             if (json == null) {
                 fillFromBuffer(); // quiet: did the live channel lose something?
-            } else {
+            } else if (!json.isEmpty()) {
                 accept(json);
             }
         }
@@ -93,7 +127,7 @@ public final class RunSubscription implements AutoCloseable {
         }
         early.put(frame.seq(), frame);
         if (frame.seq() > expected) {
-            fillFromBuffer(); // a gap: the missing events are in the buffer already (the relay writes it first)
+            fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
         }
     }
 
@@ -109,7 +143,7 @@ public final class RunSubscription implements AutoCloseable {
     }
 
     private void fillFromBuffer() {
-        for (Frame frame : buffer.from(runId, expected)) {
+        for (Frame frame : backlog.from(runId, expected)) {
             early.putIfAbsent(frame.seq(), frame);
         }
         skipAGapThatCannotBeFilled();

@@ -1,109 +1,112 @@
 package io.agentrun.api.stream;
 
 import io.agentrun.api.auth.Caller;
-import io.agentrun.api.run.ApiSettings;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.LaunchedRun;
+import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.run.RunLauncher;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.model.command.RunMode;
-import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.RunState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/agents/{agent_id}/stream/threads[?thread_id=]}: a run streamed as server-sent
- * events. Everything is validated and the command is in Kafka before the first byte; from then on
- * failures arrive as an {@code error} event and a {@code run_end}. The response ends after run_end.
- * A client that disconnects does not cancel the run.
+ * The streaming endpoints.
+ * <ul>
+ *   <li>{@code POST /api/v1/agents/{agent_id}/stream/threads[?thread_id=]}: a new run, streamed. Everything
+ *       is validated and the command is in Kafka before the first byte.</li>
+ *   <li>{@code GET /api/v1/threads/{thread_id}/runs/{run_id}/stream}: join a run, from the start or after
+ *       the event named by {@code Last-Event-ID} / {@code ?after=}; a finished run replays and closes.</li>
+ * </ul>
+ * A client that disconnects does not cancel the run, unless it asked with {@code ?on_disconnect=cancel}.
  */
 @RestController
 public class StreamController {
 
-    private static final Logger log = LoggerFactory.getLogger(StreamController.class);
-    static final String THREAD_HEADER = "x-thread-id";
-    static final String RUN_HEADER = "x-run-id";
-
     private final RunRequestReader reader;
     private final RunLauncher launcher;
-    private final ApiSettings settings;
-    private final JsonCodec codec;
+    private final RunAccess access;
+    private final LiveEvents live;
+    private final SseForwarder forwarder;
+    private final NodeDrain drain;
 
-    public StreamController(RunRequestReader reader, RunLauncher launcher, ApiSettings settings, JsonCodec codec) {
+    public StreamController(RunRequestReader reader, RunLauncher launcher, RunAccess access, LiveEvents live,
+            SseForwarder forwarder, NodeDrain drain) {
         this.reader = reader;
         this.launcher = launcher;
-        this.settings = settings;
-        this.codec = codec;
+        this.access = access;
+        this.live = live;
+        this.forwarder = forwarder;
+        this.drain = drain;
     }
 
     @PostMapping("/api/v1/agents/{agentId}/stream/threads")
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
+            @RequestParam(name = "on_disconnect", required = false) @Nullable String onDisconnect,
             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
+        boolean cancelOnDisconnect = cancelOnDisconnect(onDisconnect);
+        refuseWhileDraining();
         var runRequest = reader.read(request);
         LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest);
-        response.setHeader(THREAD_HEADER, run.command().threadId());
-        response.setHeader(RUN_HEADER, run.command().runId());
-        try (RunSubscription events = run.events()) {
-            forward(events, SseWriter.open(response), run);
-        } catch (IOException clientGone) {
-            log.debug("client left the stream of run {}; the run goes on", run.command().runId());
+        forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
+                run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);
+    }
+
+    @GetMapping("/api/v1/threads/{threadId}/runs/{runId}/stream")
+    public void join(Caller caller, @PathVariable String threadId, @PathVariable String runId,
+            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
+            @RequestParam(name = "after", required = false) @Nullable String after,
+            @RequestParam(name = "on_disconnect", required = false) @Nullable String onDisconnect,
+            HttpServletResponse response) throws InterruptedException {
+        boolean cancelOnDisconnect = cancelOnDisconnect(onDisconnect);
+        refuseWhileDraining();
+        RunState state = access.require(caller, threadId, runId);
+        long from = lastSeen(lastEventId != null ? lastEventId : after) + 1;
+        RunSubscription events = live.subscribe(runId, from); // live first, then the backlog: nothing falls between
+        events.catchUp();
+        forwarder.serve(events, new SseForwarder.RunRef(threadId, runId, state.projectId(), state.agentId()),
+                cancelOnDisconnect, response);
+    }
+
+    private void refuseWhileDraining() {
+        if (drain.isDraining()) {
+            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "this api node is shutting down; retry on another");
         }
     }
 
-    private void forward(RunSubscription events, SseWriter sse, LaunchedRun run) throws IOException, InterruptedException {
-        long lastEvent = System.nanoTime();
+    private static long lastSeen(@Nullable String value) {
+        if (value == null || value.isBlank()) {
+            return -1;
+        }
         try {
-            while (true) {
-                Optional<Frame> frame = events.next(settings.keepaliveInterval());
-                if (frame.isPresent()) {
-                    sse.event(frame.get());
-                    if (frame.get().isRunEnd()) {
-                        return;
-                    }
-                    lastEvent = System.nanoTime();
-                } else if (System.nanoTime() - lastEvent > settings.streamIdleTimeout().toNanos()) {
-                    endWithError(sse, run, "no event from the run for " + settings.streamIdleTimeout() + "; it may still finish");
-                    return;
-                } else {
-                    sse.keepalive();
-                }
+            long seq = Long.parseLong(value.strip());
+            if (seq < -1) {
+                throw new NumberFormatException();
             }
-        } catch (RuntimeException e) {
-            log.error("stream of run {} broke", run.command().runId(), e);
-            endWithError(sse, run, "the stream failed on the server; the run may still finish");
+            return seq;
+        } catch (NumberFormatException e) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "Last-Event-ID / after must be the seq of an event (a number ≥ -1)");
         }
     }
 
-    /** Stream-level failure after headers: an unnumbered error event, then an unnumbered run_end. */
-    private void endWithError(SseWriter sse, LaunchedRun run, String message) throws IOException {
-        sse.unnumbered("error", envelope(run, "error",
-                Map.of("code", "upstream_unavailable", "message", message, "retryable", true)));
-        sse.unnumbered("run_end", envelope(run, "run_end",
-                Map.of("status", "failed", "output", "", "usage", Map.of("input_tokens", 0, "output_tokens", 0), "duration_ms", 0)));
-    }
-
-    private String envelope(LaunchedRun run, String type, Map<String, Object> data) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", type);
-        event.put("run_id", run.command().runId());
-        event.put("thread_id", run.command().threadId());
-        event.put("project_id", run.command().projectId());
-        event.put("agent_id", run.command().agentId());
-        event.put("created_at", Instant.now().toString());
-        event.put("data", data);
-        return codec.write(event);
+    private static boolean cancelOnDisconnect(@Nullable String policy) {
+        if (policy == null || policy.isBlank() || policy.equals("continue")) {
+            return false;
+        }
+        if (policy.equals("cancel")) {
+            return true;
+        }
+        throw new ApiProblem(ErrorCode.INVALID_REQUEST, "on_disconnect must be 'continue' (default) or 'cancel'");
     }
 
     private static @Nullable String blankToNull(@Nullable String value) {

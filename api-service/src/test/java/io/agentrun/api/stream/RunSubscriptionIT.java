@@ -32,7 +32,13 @@ class RunSubscriptionIT {
     @BeforeAll
     static void connect() {
         redis = new RedisConnections(new RedisSettings(RealInfrastructure.redisUrl(), Duration.ofSeconds(5)));
-        live = new LiveEvents(redis, CODEC, new ResumeBuffer(redis, CODEC), Duration.ofMillis(300), Duration.ofSeconds(5));
+        var kafka = new io.agentrun.platform.kafka.KafkaClients(new io.agentrun.platform.kafka.KafkaSettings(
+                RealInfrastructure.kafkaBootstrapServers(), "c", "e", 1, 1, (short) -1, Duration.ofDays(1), false, "w", "r",
+                Duration.ofMillis(1), Duration.ofSeconds(5)));
+        var runs = new io.agentrun.platform.store.RunStore(redis, new io.agentrun.platform.store.StateSettings(
+                Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1), 1000));
+        Backlog backlog = new Backlog(new ResumeBuffer(redis, CODEC), runs, new io.agentrun.platform.kafka.RunEventLog(kafka), CODEC);
+        live = new LiveEvents(redis, CODEC, backlog, Duration.ofMillis(300), 100, Duration.ofSeconds(5));
     }
 
     @AfterAll
@@ -86,6 +92,18 @@ class RunSubscriptionIT {
             relay(runId, 3, true, true);
 
             assertThat(drain(subscription, 3)).containsExactly(0L, 2L, 3L);
+        }
+    }
+
+    @Test
+    void aClientTooSlowForItsQueueIsFlaggedNotBuffered() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            for (int seq = 0; seq < 150; seq++) {
+                relay(runId, seq, false, true);
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(subscription::overflowed);
+            assertThat(subscription.next(Duration.ofMillis(100))).as("an overflowed subscription hands out nothing more").isEmpty();
         }
     }
 

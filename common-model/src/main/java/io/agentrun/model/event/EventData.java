@@ -55,8 +55,19 @@ public sealed interface EventData {
         }
     }
 
-    /** A complete assistant message, stored in the thread history. */
-    record MessageFinal(String messageId, String content, Usage usage) implements EventData {
+    /**
+     * A complete assistant message, stored in the thread history. {@code cancelled} is {@code true} (and
+     * otherwise absent) for the part of a message said before its run was cancelled.
+     */
+    record MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled) implements EventData {
+        public MessageFinal(String messageId, String content, Usage usage) {
+            this(messageId, content, usage, null);
+        }
+
+        public boolean wasCancelled() {
+            return Boolean.TRUE.equals(cancelled);
+        }
+
         @Override
         public EventType type() {
             return EventType.MESSAGE_FINAL;

@@ -1,5 +1,5 @@
 package io.agentrun.model.json;
 
-/** The two envelope fields an SSE node needs to forward an event: its type and its sequence number. */
-public record EventHeader(String type, long seq) {
+/** The envelope fields needed to route, frame and order an event without binding its payload. */
+public record EventHeader(String type, long seq, String runId) {
 }

@@ -98,23 +98,27 @@ public final class JsonCodec {
     }
 
     /**
-     * Reads only {@code type} and {@code seq} of an envelope with a streaming parser, without binding
-     * the payload: what an SSE node needs to frame, order and de-duplicate an event it forwards as is.
+     * Reads only {@code type}, {@code seq} and {@code run_id} of an envelope with a streaming parser,
+     * without binding the payload: what an SSE node needs to frame, order and de-duplicate an event it
+     * forwards as is.
      */
     public EventHeader peekHeader(String envelopeJson) {
         String type = null;
         long seq = -1;
+        String runId = null;
         try (JsonParser parser = mapper.createParser(envelopeJson)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new CodecException("not an event envelope: not an object", null);
             }
-            while (parser.nextToken() == JsonToken.PROPERTY_NAME && (type == null || seq < 0)) {
+            while (parser.nextToken() == JsonToken.PROPERTY_NAME && (type == null || seq < 0 || runId == null)) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if ("type".equals(name) && value == JsonToken.VALUE_STRING) {
                     type = parser.getString();
                 } else if ("seq".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
                     seq = parser.getLongValue();
+                } else if ("run_id".equals(name) && value == JsonToken.VALUE_STRING) {
+                    runId = parser.getString();
                 } else {
                     parser.skipChildren();
                 }
@@ -125,7 +129,7 @@ public final class JsonCodec {
         if (type == null || seq < 0) {
             throw new CodecException("event envelope lacks type or seq", null);
         }
-        return new EventHeader(type, seq);
+        return new EventHeader(type, seq, runId == null ? "" : runId);
     }
 
     private RunEvent toEvent(JsonNode node) {

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One entry of a thread's history, as stored in {@code ar:thread:{id}:messages}: what the next turn's
- * model sees.
+ * model sees. {@code status} is {@code cancelled} for an assistant message cut short by a cancel.
  */
 public record ChatMessage(
         Role role,
@@ -18,6 +18,7 @@ public record ChatMessage(
         List<String> images,
         List<String> documents,
         List<String> audios,
+        @Nullable String status,
         Instant createdAt) {
 
     public enum Role {
@@ -35,10 +36,14 @@ public record ChatMessage(
     }
 
     public static ChatMessage user(String runId, RunInput input, Instant at) {
-        return new ChatMessage(Role.USER, input.query(), runId, null, input.images(), input.documents(), input.audios(), at);
+        return new ChatMessage(Role.USER, input.query(), runId, null, input.images(), input.documents(), input.audios(), null, at);
     }
 
     public static ChatMessage assistant(String runId, String messageId, String content, Instant at) {
-        return new ChatMessage(Role.ASSISTANT, content, runId, messageId, null, null, null, at);
+        return new ChatMessage(Role.ASSISTANT, content, runId, messageId, null, null, null, null, at);
+    }
+
+    public static ChatMessage cancelledAssistant(String runId, String messageId, String content, Instant at) {
+        return new ChatMessage(Role.ASSISTANT, content, runId, messageId, null, null, null, "cancelled", at);
     }
 }

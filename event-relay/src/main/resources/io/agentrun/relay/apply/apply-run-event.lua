@@ -23,6 +23,7 @@ if tonumber(ARGV[1]) > last then
 end
 if kind == 'run_start' then
   redis.call('HSET', KEYS[1], 'attempt', ARGV[11], 'start_partition', ARGV[8], 'start_offset', ARGV[9], 'started_at', ARGV[10])
+  redis.call('HSETNX', KEYS[1], 'first_offset', ARGV[9])
   if not ended then
     redis.call('HSET', KEYS[1], 'status', 'running')
   end

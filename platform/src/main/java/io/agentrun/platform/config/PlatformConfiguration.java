@@ -3,6 +3,7 @@ package io.agentrun.platform.config;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
@@ -36,6 +37,11 @@ public class PlatformConfiguration {
         TopicProvisioner provisioner = new TopicProvisioner(clients);
         provisioner.ensureTopics();
         return provisioner;
+    }
+
+    @Bean
+    RunEventLog runEventLog(KafkaClients clients) {
+        return new RunEventLog(clients);
     }
 
     @Bean(destroyMethod = "close")

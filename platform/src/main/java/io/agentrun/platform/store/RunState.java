@@ -1,13 +1,15 @@
 package io.agentrun.platform.store;
 
 import io.agentrun.model.event.RunStatus;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What Redis knows about a run ({@code ar:run:{id}}).
  *
  * @param lastSeq       highest seq the relay applied, -1 before run_start
- * @param startOffset   Kafka position of the latest run_start, for replay without scanning; -1 when unknown
+ * @param startOffset   Kafka position of the latest run_start; -1 when unknown
+ * @param firstOffset   Kafka position of the first attempt's run_start, where a replay of the whole run starts; -1 when unknown
  */
 public record RunState(
         String runId,
@@ -19,8 +21,10 @@ public record RunState(
         long lastSeq,
         int startPartition,
         long startOffset,
+        long firstOffset,
         String output,
         @Nullable String worker,
         @Nullable String errorCode,
-        @Nullable String errorMessage) {
+        @Nullable String errorMessage,
+        Instant createdAt) {
 }

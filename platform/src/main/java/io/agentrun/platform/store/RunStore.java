@@ -27,6 +27,7 @@ public final class RunStore {
     public static final String LAST_SEQ = "last_seq";
     public static final String START_PARTITION = "start_partition";
     public static final String START_OFFSET = "start_offset";
+    public static final String FIRST_OFFSET = "first_offset";
     public static final String OUTPUT = "output";
     public static final String ERROR_CODE = "error_code";
     public static final String ERROR_MESSAGE = "error_message";
@@ -72,10 +73,12 @@ public final class RunStore {
                 Long.parseLong(h.getOrDefault(LAST_SEQ, "-1")),
                 Integer.parseInt(h.getOrDefault(START_PARTITION, "-1")),
                 Long.parseLong(h.getOrDefault(START_OFFSET, "-1")),
+                Long.parseLong(h.getOrDefault(FIRST_OFFSET, "-1")),
                 h.getOrDefault(OUTPUT, ""),
                 h.get(WORKER),
                 h.get(ERROR_CODE),
-                h.get(ERROR_MESSAGE)));
+                h.get(ERROR_MESSAGE),
+                h.containsKey(CREATED_AT) ? Instant.parse(h.get(CREATED_AT)) : Instant.EPOCH));
     }
 
     /** Counts a worker's start of the run and records the worker; does nothing for a run Redis does not know. */
@@ -98,6 +101,11 @@ public final class RunStore {
     /** Worker side: the run's run_end is durably in Kafka; never execute this run again. */
     public void markFinished(String runId, RunStatus status) {
         redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, status.wireName(), ENDED_AT, Instant.now().toString()));
+    }
+
+    /** The key a run's events are written under: its thread, or itself for one-off runs. */
+    public static String partitionKey(RunState state) {
+        return state.threadId() != null ? state.threadId() : state.runId();
     }
 
     /** Forgets a run whose command was never sent. */

@@ -67,7 +67,7 @@ public final class AgentLoop {
             boolean toolsAllowed = !offered.isEmpty() && !budget.exhausted() && step <= agent.maxToolCalls();
             ModelRequest request = new ModelRequest(agent, system, messages, toolsAllowed ? offered : List.of(), token);
             StepListener listener = new StepListener(sink);
-            progress.streaming(listener.text);
+            progress.streaming(listener.messageId, listener.text);
             ModelTurn turn = callWithRetries(model, request, listener, token);
             progress.spent(turn.usage());
             if (!listener.text().isEmpty()) {

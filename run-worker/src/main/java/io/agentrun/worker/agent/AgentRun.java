@@ -3,6 +3,7 @@ package io.agentrun.worker.agent;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.emit.EmitFailedException;
@@ -66,7 +67,12 @@ public final class AgentRun {
             return end(sink, RunStatus.FAILED, progress, started);
         } catch (RunCancelledException e) {
             return switch (e.reason()) {
-                case REQUESTED -> end(sink, RunStatus.CANCELLED, progress, started);
+                case REQUESTED -> {
+                    // What was already said stays said: the partial message enters the history, marked cancelled.
+                    progress.partial().ifPresent(partial -> sink.emit(
+                            new EventData.MessageFinal(partial.messageId(), partial.text(), Usage.NONE, true)));
+                    yield end(sink, RunStatus.CANCELLED, progress, started);
+                }
                 case TIMED_OUT -> {
                     sink.emit(new EventData.RunError("run_timeout", "the run exceeded its time budget of " + budget, true));
                     yield end(sink, RunStatus.TIMED_OUT, progress, started);

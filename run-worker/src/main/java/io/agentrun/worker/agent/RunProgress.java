@@ -1,6 +1,7 @@
 package io.agentrun.worker.agent;
 
 import io.agentrun.model.event.Usage;
+import java.util.Optional;
 
 /**
  * What a run has produced so far: the text of its latest assistant message — including the one still
@@ -9,12 +10,23 @@ import io.agentrun.model.event.Usage;
 public final class RunProgress {
 
     private String lastText = "";
+    private String streamingId = "";
     private CharSequence streaming = "";
     private Usage usage = Usage.NONE;
 
-    /** A step starts streaming into {@code text}. */
-    void streaming(CharSequence text) {
+    /** A step starts streaming message {@code messageId} into {@code text}. */
+    void streaming(String messageId, CharSequence text) {
+        streamingId = messageId;
         streaming = text;
+    }
+
+    /** The message cut short, if the run stopped while one was streaming: its id and what it said. */
+    public Optional<Partial> partial() {
+        return streaming.isEmpty() ? Optional.empty() : Optional.of(new Partial(streamingId, streaming.toString()));
+    }
+
+    /** Part of an assistant message. */
+    public record Partial(String messageId, String text) {
     }
 
     void answered(String text) {

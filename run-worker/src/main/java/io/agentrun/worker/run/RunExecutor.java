@@ -7,6 +7,8 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunState;
@@ -22,6 +24,7 @@ import io.agentrun.worker.emit.EventPublisher;
 import io.agentrun.worker.emit.RunEmitter;
 import io.agentrun.worker.model.ModelException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,17 +46,21 @@ public final class RunExecutor {
     private final AgentCatalog agents;
     private final ContextStore contexts;
     private final AgentRun run;
+    private final RunEventLog eventLog;
+    private final JsonCodec codec;
     private final EventPublisher publisher;
     private final WorkerSettings settings;
     private final Clock clock;
 
     public RunExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock) {
+            RunEventLog eventLog, JsonCodec codec, EventPublisher publisher, WorkerSettings settings, Clock clock) {
         this.runs = runs;
         this.threads = threads;
         this.agents = agents;
         this.contexts = contexts;
         this.run = run;
+        this.eventLog = eventLog;
+        this.codec = codec;
         this.publisher = publisher;
         this.settings = settings;
         this.clock = clock;
@@ -75,7 +82,7 @@ public final class RunExecutor {
             attempt = delivery; // Redis lost the run; run it anyway, the event topic keeps the record
         }
         // A later attempt continues the numbering so clients can tell its events from the earlier ones.
-        long firstSeq = attempt > 1 ? state.map(s -> s.lastSeq() + 1).orElse(0L) : 0L;
+        long firstSeq = attempt > 1 ? nextSeqAfterEarlierAttempts(command, state) : 0L;
         RunEmitter emitter = new RunEmitter(publisher, command, firstSeq, clock);
         if (command.threadId() != null) {
             threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
@@ -94,6 +101,23 @@ public final class RunExecutor {
             log.error("run {} handed back: {}", command.runId(), e.getMessage(), e.getCause());
             return RunOutcome.RETRY_LATER;
         }
+    }
+
+    /**
+     * The seq after the last event an earlier attempt wrote, read from the event topic — the relay's
+     * {@code last_seq} may lag behind what a crashed worker had already written.
+     */
+    private long nextSeqAfterEarlierAttempts(RunCommand command, Optional<RunState> state) {
+        long fromRelay = state.map(s -> s.lastSeq() + 1).orElse(0L);
+        long startOffset = state.map(RunState::startOffset).orElse(-1L);
+        long last = -1;
+        for (String json : eventLog.read(command.partitionKey(),
+                RunEventLog.From.offset(startOffset, command.createdAt().minus(Duration.ofMinutes(1))),
+                json -> command.runId().equals(codec.peekHeader(json).runId()))) {
+            last = Math.max(last, codec.peekHeader(json).seq());
+        }
+        log.info("run {} continues after seq {} (relay had {})", command.runId(), last, fromRelay - 1);
+        return Math.max(last + 1, fromRelay);
     }
 
     private RunStatus runToEnd(RunCommand command, int attempt, CancelToken token, RunEmitter emitter)

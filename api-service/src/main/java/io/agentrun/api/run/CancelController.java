@@ -1,0 +1,54 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.RunState;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /api/v1/threads/{thread_id}/runs/{run_id}/cancel}: 202 and the run stops promptly — its
+ * stream ends with {@code run_end cancelled}, keeping what was already said. Cancelling again is harmless;
+ * cancelling a finished run answers 200 with its final state.
+ */
+@RestController
+public class CancelController {
+
+    private final RunAccess access;
+    private final RunCanceller canceller;
+    private final JsonCodec codec;
+
+    public CancelController(RunAccess access, RunCanceller canceller, JsonCodec codec) {
+        this.access = access;
+        this.canceller = canceller;
+        this.codec = codec;
+    }
+
+    @PostMapping("/api/v1/threads/{threadId}/runs/{runId}/cancel")
+    public ResponseEntity<byte[]> cancel(Caller caller, @PathVariable String threadId, @PathVariable String runId) {
+        RunState run = access.require(caller, threadId, runId);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("run_id", runId);
+        body.put("thread_id", threadId);
+        if (run.status().isTerminal()) {
+            body.put("status", run.status().wireName());
+            body.put("output", run.output());
+            return respond(HttpStatus.OK, body);
+        }
+        canceller.cancel(runId);
+        body.put("status", "cancelling");
+        return respond(HttpStatus.ACCEPTED, body);
+    }
+
+    private ResponseEntity<byte[]> respond(HttpStatus status, Map<String, Object> body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
+                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,37 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.model.id.Ids;
+import io.agentrun.platform.store.RunState;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadInfo;
+import io.agentrun.platform.store.ThreadStore;
+
+/**
+ * Finds a run a caller names by thread and run id — only within the caller's project: a thread or run of
+ * another project is answered exactly like one that does not exist.
+ */
+public final class RunAccess {
+
+    private final ThreadStore threads;
+    private final RunStore runs;
+
+    public RunAccess(ThreadStore threads, RunStore runs) {
+        this.threads = threads;
+        this.runs = runs;
+    }
+
+    public RunState require(Caller caller, String threadId, String runId) {
+        ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
+        if (thread == null || !thread.projectId().equals(caller.projectId())) {
+            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + RunLauncher.printable(threadId) + "' in this project");
+        }
+        RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;
+        if (run == null || !threadId.equals(run.threadId()) || !run.projectId().equals(caller.projectId())) {
+            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + RunLauncher.printable(runId) + "' in thread " + threadId);
+        }
+        return run;
+    }
+}

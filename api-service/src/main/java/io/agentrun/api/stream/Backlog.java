@@ -1,0 +1,69 @@
+package io.agentrun.api.stream;
+
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.EventHeader;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.RunEventLog;
+import io.agentrun.platform.store.RunState;
+import io.agentrun.platform.store.RunStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run's events from some seq on, for joins and for gaps the live channel left: the resume buffer
+ * first; when the buffer does not have them although the run's state says they exist (the buffer expired,
+ * was trimmed, or Redis lost it), the event topic, from the run's first {@code run_start}.
+ */
+public final class Backlog {
+
+    private static final Logger log = LoggerFactory.getLogger(Backlog.class);
+
+    private final ResumeBuffer buffer;
+    private final RunStore runs;
+    private final RunEventLog eventLog;
+    private final JsonCodec codec;
+
+    public Backlog(ResumeBuffer buffer, RunStore runs, RunEventLog eventLog, JsonCodec codec) {
+        this.buffer = buffer;
+        this.runs = runs;
+        this.eventLog = eventLog;
+        this.codec = codec;
+    }
+
+    /** Events of the run with {@code seq >= fromSeq} that are known now, in order. */
+    public List<Frame> from(String runId, long fromSeq) {
+        List<Frame> buffered = buffer.from(runId, fromSeq);
+        if (!buffered.isEmpty() && buffered.getFirst().seq() == fromSeq) {
+            return buffered;
+        }
+        Optional<RunState> state = runs.find(runId);
+        if (state.isEmpty() || state.get().lastSeq() < fromSeq) {
+            return buffered; // nothing more exists yet
+        }
+        return fromKafka(state.get(), fromSeq);
+    }
+
+    private List<Frame> fromKafka(RunState state, long fromSeq) {
+        log.info("run {}: events from {} are not in the resume buffer; reading them from Kafka", state.runId(), fromSeq);
+        List<Frame> frames = new ArrayList<>();
+        RunEventLog.From from = RunEventLog.From.offset(state.firstOffset(), state.createdAt().minus(Duration.ofMinutes(1)));
+        for (String json : eventLog.read(RunStore.partitionKey(state), from, json -> belongs(json, state.runId(), fromSeq))) {
+            EventHeader header = codec.peekHeader(json);
+            frames.add(new Frame(header.seq(), header.type(), json));
+        }
+        return frames;
+    }
+
+    private boolean belongs(String json, String runId, long fromSeq) {
+        try {
+            EventHeader header = codec.peekHeader(json);
+            return header.runId().equals(runId) && header.seq() >= fromSeq;
+        } catch (CodecException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.agentrun.api.stream;
+
+import io.agentrun.api.run.ApiSettings;
+import io.agentrun.api.run.RunCanceller;
+import io.agentrun.model.json.JsonCodec;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one SSE response from a run subscription until run_end: events as they come, keepalives while
+ * idle. Failures of the stream itself — the node draining, a client too slow, no event for too long, an
+ * error on this node — end it with an unnumbered {@code error} event (and, when the run is lost to this
+ * node, an unnumbered {@code run_end}), so Last-Event-ID keeps pointing at the run's last real event.
+ */
+public final class SseForwarder {
+
+    private static final Logger log = LoggerFactory.getLogger(SseForwarder.class);
+    static final String THREAD_HEADER = "x-thread-id";
+    static final String RUN_HEADER = "x-run-id";
+
+    private final ApiSettings settings;
+    private final NodeDrain drain;
+    private final RunCanceller canceller;
+    private final JsonCodec codec;
+
+    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec) {
+        this.settings = settings;
+        this.drain = drain;
+        this.canceller = canceller;
+        this.codec = codec;
+    }
+
+    /** The run a stream is about, for headers and stream-level events. */
+    public record RunRef(@Nullable String threadId, String runId, String projectId, String agentId) {
+    }
+
+    /**
+     * Sends headers, then the events, then closes; returns when the stream ended.
+     *
+     * @param cancelOnDisconnect cancel the run when the client goes away ({@code ?on_disconnect=cancel})
+     */
+    public void serve(RunSubscription events, RunRef run, boolean cancelOnDisconnect, HttpServletResponse response)
+            throws InterruptedException {
+        if (run.threadId() != null) {
+            response.setHeader(THREAD_HEADER, run.threadId());
+        }
+        response.setHeader(RUN_HEADER, run.runId());
+        try (events) {
+            forward(events, SseWriter.open(response), run);
+        } catch (IOException clientGone) {
+            if (cancelOnDisconnect) {
+                log.info("client left the stream of run {}; cancelling it as asked", run.runId());
+                canceller.cancel(run.runId());
+            } else {
+                log.debug("client left the stream of run {}; the run goes on", run.runId());
+            }
+        }
+    }
+
+    private void forward(RunSubscription events, SseWriter sse, RunRef run) throws IOException, InterruptedException {
+        long lastEvent = System.nanoTime();
+        try {
+            while (true) {
+                if (drain.isDraining() || events.interrupted()) {
+                    sse.unnumbered("error", envelope(run, "error", problem("node_draining",
+                            "this api node is shutting down; join the run again with Last-Event-ID")));
+                    return;
+                }
+                if (events.overflowed()) {
+                    sse.unnumbered("error", envelope(run, "error", problem("slow_consumer",
+                            "events arrived faster than this connection took them; join the run again with Last-Event-ID")));
+                    return;
+                }
+                Optional<Frame> frame = events.next(settings.keepaliveInterval());
+                if (frame.isPresent()) {
+                    sse.event(frame.get());
+                    if (frame.get().isRunEnd()) {
+                        return;
+                    }
+                    lastEvent = System.nanoTime();
+                } else if (System.nanoTime() - lastEvent > settings.streamIdleTimeout().toNanos()) {
+                    endRun(sse, run, "no event from the run for " + settings.streamIdleTimeout() + "; it may still finish");
+                    return;
+                } else if (!events.interrupted() && !events.overflowed()) {
+                    sse.keepalive();
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("stream of run {} broke", run.runId(), e);
+            endRun(sse, run, "the stream failed on the server; join the run again with Last-Event-ID");
+        }
+    }
+
+    /** This node lost the run: an unnumbered error, then an unnumbered run_end. */
+    private void endRun(SseWriter sse, RunRef run, String message) throws IOException {
+        sse.unnumbered("error", envelope(run, "error", problem("upstream_unavailable", message)));
+        sse.unnumbered("run_end", envelope(run, "run_end",
+                Map.of("status", "failed", "output", "", "usage", Map.of("input_tokens", 0, "output_tokens", 0), "duration_ms", 0)));
+    }
+
+    private static Map<String, Object> problem(String code, String message) {
+        return Map.of("code", code, "message", message, "retryable", true);
+    }
+
+    private String envelope(RunRef run, String type, Map<String, Object> data) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", type);
+        event.put("run_id", run.runId());
+        event.put("thread_id", run.threadId());
+        event.put("project_id", run.projectId());
+        event.put("agent_id", run.agentId());
+        event.put("created_at", Instant.now().toString());
+        event.put("data", data);
+        return codec.write(event);
+    }
+}
