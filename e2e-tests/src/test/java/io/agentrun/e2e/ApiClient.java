@@ -82,6 +82,94 @@ final class ApiClient {
         }
     }
 
+    /** {@code GET /api/v1/threads/{thread}/runs/{run}/stream}, with {@code Last-Event-ID} when given. */
+    StreamResponse join(String threadId, String runId, String lastEventId) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/stream"))
+                .timeout(Duration.ofSeconds(60)).header("accept", "text/event-stream").GET();
+        credentials.forEach(builder::header);
+        if (lastEventId != null) {
+            builder.header("Last-Event-ID", lastEventId);
+        }
+        try {
+            HttpResponse<InputStream> response = HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream in = response.body()) {
+                if (response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream")) {
+                    return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
+                }
+                return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
+                        new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("join failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> cancel(String threadId, String runId) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/cancel"))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody());
+        credentials.forEach(builder::header);
+        try {
+            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Opens a stream (new run) with extra query parameters, e.g. {@code on_disconnect=cancel}. */
+    HttpResponse<InputStream> openStreamWith(String agentId, String json, String query) {
+        HttpRequest request = request("/api/v1/agents/" + agentId + "/stream/threads?" + query, json,
+                Map.of("content-type", "application/json")).header("accept", "text/event-stream").build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads SSE events from a stream as they come, handing each to {@code consumer} until it returns false. */
+    static List<SseEvent> readUntil(InputStream in, java.util.function.Predicate<SseEvent> more) throws IOException {
+        List<SseEvent> events = new ArrayList<>();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        String id = null;
+        String event = null;
+        StringBuilder data = new StringBuilder();
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isEmpty()) {
+                if (event != null || !data.isEmpty()) {
+                    SseEvent parsed = new SseEvent(id, event == null ? "message" : event, data.toString());
+                    events.add(parsed);
+                    if (!more.test(parsed)) {
+                        return events;
+                    }
+                }
+                id = null;
+                event = null;
+                data.setLength(0);
+            } else if (!line.startsWith(":")) {
+                int colon = line.indexOf(':');
+                String field = colon < 0 ? line : line.substring(0, colon);
+                String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
+                switch (field) {
+                    case "id" -> id = value;
+                    case "event" -> event = value;
+                    case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
+                    default -> { }
+                }
+            }
+        }
+        return events;
+    }
+
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
         HttpRequest request = request("/api/v1/agents/" + agentId + "/run", json, headers).build();
         try {
@@ -123,33 +211,7 @@ final class ApiClient {
 
     /** The SSE wire format: fields per line, events separated by a blank line, comments start with ':'. */
     static List<SseEvent> parse(InputStream in) throws IOException {
-        List<SseEvent> events = new ArrayList<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        String id = null;
-        String event = null;
-        StringBuilder data = new StringBuilder();
-        String line;
-        while ((line = reader.readLine()) != null) {
-            if (line.isEmpty()) {
-                if (event != null || !data.isEmpty()) {
-                    events.add(new SseEvent(id, event == null ? "message" : event, data.toString()));
-                }
-                id = null;
-                event = null;
-                data.setLength(0);
-            } else if (!line.startsWith(":")) {
-                int colon = line.indexOf(':');
-                String field = colon < 0 ? line : line.substring(0, colon);
-                String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
-                switch (field) {
-                    case "id" -> id = value;
-                    case "event" -> event = value;
-                    case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
-                    default -> { }
-                }
-            }
-        }
-        return events;
+        return readUntil(in, event -> true);
     }
 
     record StreamResponse(int status, Map<String, List<String>> headers, List<SseEvent> events, String body) {

@@ -104,6 +104,11 @@ final class Pipeline implements AutoCloseable {
         return URI.create("http://localhost:" + port);
     }
 
+    /** Shuts one api node down the way SIGTERM does (graceful: drain, then stop). */
+    void closeApi(int node) {
+        apis.get(node).close();
+    }
+
     int apiCount() {
         return apis.size();
     }

@@ -34,9 +34,12 @@ public final class Backlog {
         this.codec = codec;
     }
 
-    /** Events of the run with {@code seq >= fromSeq} that are known now, in order. */
+    /** Events read at most per call, so a join of a long run holds a bounded part of it in memory. */
+    public static final int CHUNK = 2000;
+
+    /** Up to {@link #CHUNK} events of the run with {@code seq >= fromSeq} that are known now, in order. */
     public List<Frame> from(String runId, long fromSeq) {
-        List<Frame> buffered = buffer.from(runId, fromSeq);
+        List<Frame> buffered = buffer.from(runId, fromSeq, CHUNK);
         if (!buffered.isEmpty() && buffered.getFirst().seq() == fromSeq) {
             return buffered;
         }
@@ -51,7 +54,7 @@ public final class Backlog {
         log.info("run {}: events from {} are not in the resume buffer; reading them from Kafka", state.runId(), fromSeq);
         List<Frame> frames = new ArrayList<>();
         RunEventLog.From from = RunEventLog.From.offset(state.firstOffset(), state.createdAt().minus(Duration.ofMinutes(1)));
-        for (String json : eventLog.read(RunStore.partitionKey(state), from, json -> belongs(json, state.runId(), fromSeq))) {
+        for (String json : eventLog.read(RunStore.partitionKey(state), from, json -> belongs(json, state.runId(), fromSeq), CHUNK)) {
             EventHeader header = codec.peekHeader(json);
             frames.add(new Frame(header.seq(), header.type(), json));
         }

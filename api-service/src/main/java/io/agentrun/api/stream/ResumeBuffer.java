@@ -22,10 +22,10 @@ public final class ResumeBuffer {
         this.codec = codec;
     }
 
-    /** Buffered events with {@code seq >= fromSeq}, in order. */
-    public List<Frame> from(String runId, long fromSeq) {
+    /** At most {@code limit} buffered events with {@code seq >= fromSeq}, in order. */
+    public List<Frame> from(String runId, long fromSeq, int limit) {
         List<StreamMessage<String, String>> entries = redis.sync().xrange(RedisKeys.runEvents(runId),
-                Range.create(fromSeq + "-0", "+"));
+                Range.create(fromSeq + "-0", "+"), io.lettuce.core.Limit.from(limit));
         List<Frame> frames = new ArrayList<>(entries.size());
         for (StreamMessage<String, String> entry : entries) {
             String json = entry.getBody().get("e");

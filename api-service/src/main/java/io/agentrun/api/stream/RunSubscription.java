@@ -3,6 +3,7 @@ package io.agentrun.api.stream;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -39,6 +40,7 @@ public final class RunSubscription implements AutoCloseable {
     private volatile boolean interrupted;
     private final TreeMap<Long, Frame> early = new TreeMap<>();
     private long expected;
+    private boolean backlogHasMore;
     /** When the current gap was first seen (nanoTime), 0 when there is none. */
     private long gapSince;
 
@@ -63,8 +65,17 @@ public final class RunSubscription implements AutoCloseable {
         }
     }
 
-    /** Live events arrived faster than the client took them and some were dropped: end the stream, let it resume. */
+    /**
+     * Live events arrived faster than the client took them and some were dropped: end the stream, let it
+     * resume. Only while tailing the live channel, though: while this subscription still works through the
+     * backlog (a join catching up), the dropped live events are in the backlog too, so nothing is lost and
+     * the queue just starts over.
+     */
     public boolean overflowed() {
+        if (overflowed && (backlogHasMore || !early.isEmpty())) {
+            incoming.clear();
+            overflowed = false;
+        }
         return overflowed;
     }
 
@@ -100,8 +111,12 @@ public final class RunSubscription implements AutoCloseable {
             if (ready.isPresent()) {
                 return ready;
             }
+            if (backlogHasMore) {
+                fillFromBuffer(); // the last backlog read was a full chunk: read on rather than wait
+                continue;
+            }
             long remaining = deadline - System.nanoTime();
-            if (remaining <= 0 || interrupted || overflowed) {
+            if (remaining <= 0 || interrupted || overflowed()) {
                 return Optional.empty();
             }
             String json = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
@@ -143,9 +158,11 @@ public final class RunSubscription implements AutoCloseable {
     }
 
     private void fillFromBuffer() {
-        for (Frame frame : backlog.from(runId, expected)) {
+        List<Frame> frames = backlog.from(runId, expected);
+        for (Frame frame : frames) {
             early.putIfAbsent(frame.seq(), frame);
         }
+        backlogHasMore = frames.size() >= Backlog.CHUNK;
         skipAGapThatCannotBeFilled();
     }
 

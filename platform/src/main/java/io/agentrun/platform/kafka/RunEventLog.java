@@ -46,6 +46,11 @@ public final class RunEventLog {
      * {@code keep} holds on the record, in partition order.
      */
     public List<String> read(String key, From from, Predicate<String> keep) {
+        return read(key, from, keep, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #read(String, From, Predicate)}, stopping after {@code limit} envelopes. */
+    public List<String> read(String key, From from, Predicate<String> keep, int limit) {
         String topic = clients.settings().eventsTopic();
         Map<String, Object> config = clients.common("agentrun-event-log-" + ProcessHandle.current().pid());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -59,14 +64,14 @@ public final class RunEventLog {
             consumer.seek(partition, start);
             List<String> found = new ArrayList<>();
             long deadline = System.nanoTime() + READ_LIMIT.toNanos();
-            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+            while (consumer.position(partition) < end && found.size() < limit && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     if (record.offset() >= end) {
                         break;
                     }
                     if (key.equals(record.key())) {
                         String json = new String(record.value(), StandardCharsets.UTF_8);
-                        if (keep.test(json)) {
+                        if (keep.test(json) && found.size() < limit) {
                             found.add(json);
                         }
                     }
