@@ -107,6 +107,24 @@ final class ApiClient {
         }
     }
 
+    /** {@code GET …/stream} of a run, as it arrives. */
+    HttpResponse<InputStream> openJoin(String threadId, String runId, String lastEventId) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/stream"))
+                .header("accept", "text/event-stream").GET();
+        credentials.forEach(builder::header);
+        if (lastEventId != null) {
+            builder.header("Last-Event-ID", lastEventId);
+        }
+        try {
+            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new IllegalStateException("join failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     HttpResponse<String> cancel(String threadId, String runId) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/cancel"))
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody());

@@ -32,6 +32,7 @@ import io.agentrun.worker.tool.CurrentTimeTool;
 import io.agentrun.worker.tool.Tool;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
+import io.agentrun.worker.tool.WaitTool;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -104,6 +105,11 @@ class WorkerConfiguration {
     @Bean
     ContextSearchTool contextSearchTool() {
         return new ContextSearchTool();
+    }
+
+    @Bean
+    WaitTool waitTool() {
+        return new WaitTool();
     }
 
     @Bean

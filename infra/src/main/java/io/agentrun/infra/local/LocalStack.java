@@ -28,22 +28,43 @@ import java.util.stream.Stream;
 /**
  * {@code ./agentrun local}: the whole pipeline on this machine with real parts — a KRaft Kafka broker,
  * a redis-server (or {@code REDIS_URL}), api nodes, workers and relays as separate processes — seeded
- * with project {@code demo}, agent {@code assistant} and a secret key. Ctrl-C or SIGTERM stops
- * everything it started, front to back. Pids and logs are under {@code .agentrun/}.
+ * with project {@code demo}, the agents of {@code agents.yml} and a secret key. It supervises what it
+ * started: a process that dies (say, {@code kill -9} by pid from {@code .agentrun/}) is started again on
+ * the same ports and data, which is how the fault-injection tests crash and recover parts. Ctrl-C or
+ * SIGTERM stops everything, front to back.
  */
 public final class LocalStack {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
 
+    private static final Duration SUPERVISION_INTERVAL = Duration.ofMillis(500);
+
     private final StackOptions options;
     private final Path state;
-    private final List<ChildProcess> services = new ArrayList<>();
+    private final List<Service> services = new ArrayList<>();
     private RedisServer redis;
     private KafkaBroker kafka;
+    private volatile boolean stopping;
+
+    /** A supervised service process and how to start it again. */
+    private static final class Service {
+        final String name;
+        final List<String> command;
+        final Map<String, String> env;
+        final Path log;
+        volatile ChildProcess process;
+
+        Service(String name, List<String> command, Map<String, String> env, Path log) {
+            this.name = name;
+            this.command = command;
+            this.env = env;
+            this.log = log;
+        }
+    }
 
     private LocalStack(StackOptions options) {
         this.options = options;
-        this.state = options.home().resolve(".agentrun");
+        this.state = options.stateDir();
     }
 
     public static void main(String[] args) throws Exception {
@@ -76,7 +97,7 @@ public final class LocalStack {
         String redisUrl = System.getenv("REDIS_URL");
         if (redisUrl == null || redisUrl.isBlank()) {
             say("starting redis-server");
-            redis = RedisServer.start(state.resolve("redis"), false);
+            redis = RedisServer.start(state.resolve("redis"), false, true);
             writePid("redis", redis.pid());
             redisUrl = redis.url();
         }
@@ -116,6 +137,36 @@ public final class LocalStack {
             awaitHealthy(port);
         }
         printReady(apiPorts, redisUrl, apiKey);
+        Thread.ofPlatform().daemon().name("agentrun-supervisor").start(this::supervise);
+    }
+
+    /** Starts again whatever died, on the same ports and data, until the stack stops. */
+    private void supervise() {
+        while (!stopping) {
+            try {
+                Thread.sleep(SUPERVISION_INTERVAL.toMillis()); // a polling supervisor; nothing waits on this
+                if (redis != null && !redis.isAlive() && !stopping) {
+                    say("redis-server exited; starting it again");
+                    redis.restart();
+                    writePid("redis", redis.pid());
+                }
+                if (!kafka.isAlive() && !stopping) {
+                    say("Kafka exited; starting it again");
+                    kafka.restart();
+                    writePid("kafka", kafka.pid());
+                }
+                for (Service service : services) {
+                    if (!service.process.isAlive() && !stopping) {
+                        say(service.name + " exited; starting it again");
+                        launch(service);
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException | IOException e) {
+                say("supervisor: " + e.getMessage());
+            }
+        }
     }
 
     private void service(String name, String module, Map<String, String> env, List<String> args) throws IOException {
@@ -125,9 +176,14 @@ public final class LocalStack {
                 JavaCommand.infraLocation() + java.io.File.pathSeparator + jar,
                 ParentWatch.class.getName(),
                 Stream.concat(Stream.of("org.springframework.boot.loader.launch.JarLauncher"), args.stream()).toList());
-        ChildProcess process = ChildProcess.start(name, command, env, state.resolve("logs").resolve(name + ".log"), false);
-        services.add(process);
-        writePid(name, process.pid());
+        Service service = new Service(name, command, env, state.resolve("logs").resolve(name + ".log"));
+        launch(service);
+        services.add(service);
+    }
+
+    private void launch(Service service) throws IOException {
+        service.process = ChildProcess.start(service.name, service.command, service.env, service.log, false);
+        writePid(service.name, service.process.pid());
     }
 
     private Path serviceJar(String module) throws IOException {
@@ -143,7 +199,7 @@ public final class LocalStack {
         URI health = URI.create("http://localhost:" + port + "/actuator/health");
         say("waiting for the pipeline behind http://localhost:" + port + " to be ready");
         Deadline.await("api on port " + port + " to report UP", READY_TIMEOUT, Duration.ofMillis(250),
-                () -> services.forEach(ChildProcess::requireAlive),
+                () -> services.forEach(service -> service.process.requireAlive()),
                 () -> {
                     try {
                         HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
@@ -181,12 +237,12 @@ public final class LocalStack {
 
     /** Front to back: nothing new enters while the rest drains; then the broker and Redis. */
     private void stop() {
+        stopping = true;
         say("stopping");
-        List<ChildProcess> reversed = new ArrayList<>(services);
-        java.util.Collections.reverse(reversed); // apis were started last
-        reversed.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
-        reversed.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
-        reversed.parallelStream().forEach(ChildProcess::close);
+        List<ChildProcess> processes = services.stream().map(s -> s.process).toList();
+        processes.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
+        processes.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
+        processes.parallelStream().forEach(ChildProcess::close);
         if (kafka != null) {
             kafka.close();
         }

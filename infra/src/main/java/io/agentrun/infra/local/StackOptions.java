@@ -5,13 +5,15 @@ import java.nio.file.Path;
 /**
  * Options of {@code ./agentrun local}.
  *
- * @param home      the project checkout (service jars under {@code <module>/target/})
+ * @param home      the project checkout (service jars under {@code <module>/target/}, {@code agents.yml})
+ * @param stateDir  pids, logs and data ({@code <home>/.agentrun} by default)
  * @param apis      api nodes, on ports {@code apiPort}, {@code apiPort + 1}, …
  */
-record StackOptions(Path home, int apis, int workers, int relays, int kafkaPort, int apiPort, String projectId) {
+record StackOptions(Path home, Path stateDir, int apis, int workers, int relays, int kafkaPort, int apiPort, String projectId) {
 
     static StackOptions parse(String[] args) {
         Path home = Path.of(".").toAbsolutePath().normalize();
+        Path stateDir = null;
         int apis = 1;
         int workers = 1;
         int relays = 1;
@@ -21,17 +23,19 @@ record StackOptions(Path home, int apis, int workers, int relays, int kafkaPort,
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
                 case "--home" -> home = Path.of(required(args[i], value)).toAbsolutePath().normalize();
+                case "--state-dir" -> stateDir = Path.of(required(args[i], value)).toAbsolutePath().normalize();
                 case "--apis" -> apis = positive(args[i], value);
                 case "--workers" -> workers = positive(args[i], value);
                 case "--relays" -> relays = positive(args[i], value);
                 case "--kafka-port" -> kafkaPort = positive(args[i], value);
                 case "--api-port" -> apiPort = positive(args[i], value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--api-port P] [--kafka-port P]");
+                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--api-port P] [--kafka-port P] [--state-dir DIR]");
             }
             i++;
         }
-        return new StackOptions(home, apis, workers, relays, kafkaPort, apiPort, "demo");
+        return new StackOptions(home, stateDir != null ? stateDir : home.resolve(".agentrun"), apis, workers, relays,
+                kafkaPort, apiPort, "demo");
     }
 
     private static String required(String option, String value) {

@@ -27,10 +27,12 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final boolean stopOnExit;
+    private final boolean durable;
     private ChildProcess process;
 
-    private RedisServer(Path dir, int port, boolean stopOnExit) throws IOException {
+    private RedisServer(Path dir, int port, boolean stopOnExit, boolean durable) throws IOException {
         this.stopOnExit = stopOnExit;
+        this.durable = durable;
         this.dir = dir;
         this.port = port;
         Files.createDirectories(dir);
@@ -44,8 +46,16 @@ public final class RedisServer implements AutoCloseable {
 
     /** @param stopOnExit false when the caller stops the server itself, in its own order */
     public static RedisServer start(Path dir, boolean stopOnExit) {
+        return start(dir, stopOnExit, false);
+    }
+
+    /**
+     * @param durable keep data across a restart: append-only file, fsync on every write (for a local stack
+     *                whose Redis may be killed on purpose; tests of the cache-lost case use the default)
+     */
+    public static RedisServer start(Path dir, boolean stopOnExit, boolean durable) {
         try {
-            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit);
+            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -71,6 +81,10 @@ public final class RedisServer implements AutoCloseable {
         awaitReady();
     }
 
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     @Override
     public void close() {
         process.close();
@@ -79,8 +93,8 @@ public final class RedisServer implements AutoCloseable {
     private ChildProcess launch() throws IOException {
         String binary = System.getenv().getOrDefault("REDIS_SERVER_BIN", "redis-server");
         List<String> command = List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--maxclients", "10000",
-                "--protected-mode", "no");
+                "--save", "", "--appendonly", durable ? "yes" : "no", "--appendfsync", "always",
+                "--dir", dir.toString(), "--maxclients", "10000", "--protected-mode", "no");
         return ChildProcess.start("redis", command, Map.of(), dir.resolve("redis.log"), stopOnExit);
     }
 

@@ -1,0 +1,231 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.naming.Topics;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Real faults against real processes: the local stack with 2 api nodes, 2 workers and 2 relays, parts
+ * killed with SIGKILL by pid (the stack starts them again). After each fault the client's transcript must
+ * equal an undisturbed run's. Each scenario appends its measurements to
+ * {@code target/reliability-results.md} (runs, events lost, events duplicated, recovery time).
+ */
+@ExtendWith(RealInfrastructure.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultInjectionIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    private static final Duration RUN_LIMIT = Duration.ofSeconds(120);
+    private static final String SLOW = "/slow 400 the quick brown fox jumps over the lazy dog and keeps on running far away";
+    private static final Path RESULTS = Path.of("target", "reliability-results.md");
+
+    static StackProcess stack;
+    static RedisConnections redis;
+    static final List<String> results = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeAll
+    static void start() {
+        stack = StackProcess.start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
+        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        redis.close();
+        stack.close();
+        Files.createDirectories(RESULTS.getParent());
+        Files.writeString(RESULTS, "| fault | runs | events lost | events duplicated | recovery (ms) |\n|---|---|---|---|---|\n"
+                + String.join("\n", results) + "\n", StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @Order(1)
+    void aWorkerKilledMidRunIsReplacedByAnotherAttemptThatCompletes() {
+        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
+        String worker = redis.sync().hget(RedisKeys.run(watch.runId), "worker");
+
+        long fault = System.nanoTime();
+        stack.kill9(worker);
+
+        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(watch);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        assertThat(view.attempts()).as("a second attempt took over").isGreaterThanOrEqualTo(2);
+        assertThat(((EventData.RunStart) view.events().stream().filter(e -> e.data() instanceof EventData.RunStart)
+                .reduce((a, b) -> b).orElseThrow().data()).attempt()).isGreaterThanOrEqualTo(2);
+        record("worker killed mid-run (" + worker + ")", view, watch.recoveryMs(fault));
+    }
+
+    @Test
+    @Order(2)
+    void aRelayKilledMidRunHandsItsPartitionsToTheOther() throws Exception {
+        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
+        String relay = relayOwning(watch.threadId);
+
+        long fault = System.nanoTime();
+        stack.kill9(relay);
+
+        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(watch);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record("relay killed mid-run (" + relay + ")", view, watch.recoveryMs(fault));
+    }
+
+    @Test
+    @Order(3)
+    void anApiNodeKilledMidRunIsLeftForTheOtherWithLastEventId() {
+        Watch first = Watch.stream(stack.client(1), SLOW).awaitEvents(4);
+
+        long fault = System.nanoTime();
+        stack.kill9("api-2");
+        assertThat(first.awaitEnd(Duration.ofSeconds(30))).as("the connection broke").isNotNull();
+        Watch rest = Watch.join(stack.client(0), first.threadId, first.runId, first.lastId());
+
+        assertThat(rest.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(first, rest);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record("api node killed, client joins the other", view, rest.recoveryMs(fault));
+    }
+
+    @Test
+    @Order(4)
+    void redisRestartedMidRun() {
+        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
+
+        long fault = System.nanoTime();
+        stack.kill9AndAwaitRestart("redis");
+
+        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(watch);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record("Redis restarted mid-run", view, watch.recoveryMs(fault));
+    }
+
+    @Test
+    @Order(5)
+    void kafkaRestartedMidRun() {
+        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
+
+        long fault = System.nanoTime();
+        stack.kill9AndAwaitRestart("kafka");
+
+        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(watch);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record("Kafka broker restarted mid-run", view, watch.recoveryMs(fault));
+    }
+
+    @Test
+    @Order(6)
+    void cancelMidToolCallStopsTheToolAndEndsCancelled() {
+        Watch watch = Watch.stream(stack.client(0), "/tool wait {\"seconds\": 40}");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> watch.events.stream().anyMatch(e -> "tool_start".equals(e.event())));
+
+        long fault = System.nanoTime();
+        var cancelled = stack.client(1).cancel(watch.threadId, watch.runId);
+
+        assertThat(cancelled.statusCode()).isEqualTo(202);
+        assertThat(watch.awaitEnd(Duration.ofSeconds(30))).isNull();
+        ClientView view = view(watch);
+        assertThat(view.lost()).isZero();
+        assertThat(view.duplicates()).isZero();
+        List<RunEvent> events = view.events();
+        assertThat(events).extracting(e -> e.type().wireName()).containsExactly("run_start", "tool_start", "tool_end", "run_end");
+        assertThat(((EventData.ToolEnd) events.get(2).data()).isError()).isTrue();
+        assertThat(((EventData.RunEnd) events.getLast().data()).status().wireName()).isEqualTo("cancelled");
+        long endedMs = watch.recoveryMs(fault);
+        assertThat(endedMs).as("cancel took effect within a few seconds, not after the 40 s tool").isBetween(0L, 5000L);
+        record("cancel mid-tool-call (ms to run_end)", view, endedMs);
+    }
+
+    @Test
+    @Order(7)
+    void aSlowClientIsToldToResumeAndLosesNothing() throws Exception {
+        String words = String.join(" ", Collections.nCopies(40_000, "w"));
+        var response = stack.client(0).openStream("assistant", null, ApiClient.body(words));
+        String thread = response.headers().firstValue("x-thread-id").orElseThrow();
+        String run = response.headers().firstValue("x-run-id").orElseThrow();
+        org.awaitility.Awaitility.await().atMost(RUN_LIMIT).until(() -> "completed".equals(redis.sync().hget(RedisKeys.run(run), "status")));
+
+        List<SseEvent> first;
+        try (var in = response.body()) {
+            first = ApiClient.parse(in);
+        }
+        long fault = System.nanoTime();
+        assertThat(first.getLast().event()).isEqualTo("error");
+        assertThat(CODEC.mapper().readTree(first.getLast().data()).path("data").path("code").asString()).isEqualTo("slow_consumer");
+        Watch rest = Watch.join(stack.client(1), thread, run, lastId(first));
+
+        assertThat(rest.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = new ClientView();
+        view.add(first);
+        view.add(rest.events);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + words);
+        record("slow client overflows, resumes", view, rest.recoveryMs(fault));
+    }
+
+    private static ClientView view(Watch... watches) {
+        ClientView view = new ClientView();
+        for (Watch watch : watches) {
+            view.add(watch.events);
+        }
+        return view;
+    }
+
+    private static String lastId(List<SseEvent> events) {
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i).id() != null) {
+                return events.get(i).id();
+            }
+        }
+        return null;
+    }
+
+    /** The relay whose consumer holds the thread's partition of the event topic. */
+    private static String relayOwning(String threadId) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
+            int partitions = admin.describeTopics(List.of(Topics.THREAD_EVENTS)).allTopicNames().get()
+                    .get(Topics.THREAD_EVENTS).partitions().size();
+            int partition = Utils.toPositive(Utils.murmur2(threadId.getBytes(StandardCharsets.UTF_8))) % partitions;
+            for (MemberDescription member : admin.describeConsumerGroups(List.of(Topics.RELAY_GROUP)).all().get()
+                    .get(Topics.RELAY_GROUP).members()) {
+                if (member.assignment().topicPartitions().stream().anyMatch(tp -> tp.partition() == partition)) {
+                    return member.clientId();
+                }
+            }
+        }
+        throw new AssertionError("no relay owns the partition of " + threadId);
+    }
+
+    private static void record(String fault, ClientView view, long recoveryMs) {
+        String row = "| " + fault + " | 1 | " + view.lost() + " | " + view.duplicates() + " | " + recoveryMs + " |";
+        System.out.println("RELIABILITY " + row);
+        results.add(row);
+    }
+}

@@ -1,0 +1,135 @@
+package io.agentrun.e2e;
+
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
+import io.agentrun.infra.process.JavaCommand;
+import io.agentrun.infra.process.Ports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The local stack ({@code ./agentrun local}) as a child process on free ports, for fault injection with
+ * real processes: parts are killed with SIGKILL by the pids in its state folder, and it starts them again.
+ */
+final class StackProcess implements AutoCloseable {
+
+    static final String API_KEY = "ar_sk_fault_injection_" + Long.toHexString(System.nanoTime());
+    private static final Pattern READY = Pattern.compile("agentrun is ready: .*; Kafka (\\S+); Redis (\\S+)");
+
+    final Path state;
+    final int apiPort;
+    final int kafkaPort;
+    private final ChildProcess process;
+    private String kafka;
+    private String redis;
+
+    private StackProcess(Path state, int apiPort, int kafkaPort, ChildProcess process) {
+        this.state = state;
+        this.apiPort = apiPort;
+        this.kafkaPort = kafkaPort;
+        this.process = process;
+    }
+
+    static StackProcess start(int apis, int workers, int relays, Map<String, String> environment) {
+        try {
+            Path home = Path.of("..").toAbsolutePath().normalize();
+            Path state = Files.createTempDirectory("agentrun-fault");
+            int apiPort = freePorts(apis);
+            int kafkaPort = Ports.freePort();
+            List<String> command = JavaCommand.java(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                    JavaCommand.infraRuntimeClasspath(), "io.agentrun.infra.local.LocalStack",
+                    List.of("--home", home.toString(), "--state-dir", state.toString(), "--apis", "" + apis,
+                            "--workers", "" + workers, "--relays", "" + relays,
+                            "--api-port", "" + apiPort, "--kafka-port", "" + kafkaPort));
+            Map<String, String> env = new java.util.HashMap<>(environment);
+            env.put("AGENTRUN_DEV_API_KEY", API_KEY);
+            env.remove("REDIS_URL");
+            StackProcess stack = new StackProcess(state, apiPort, kafkaPort,
+                    ChildProcess.start("local-stack", command, env, state.resolve("stack.log")));
+            stack.awaitReady();
+            return stack;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    URI api(int node) {
+        return URI.create("http://localhost:" + (apiPort + node));
+    }
+
+    ApiClient client(int node) {
+        return new ApiClient(api(node), "demo", API_KEY);
+    }
+
+    String kafkaBootstrap() {
+        return kafka;
+    }
+
+    String redisUrl() {
+        return redis;
+    }
+
+    long pid(String name) {
+        try {
+            return Long.parseLong(Files.readString(state.resolve(name + ".pid")).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGKILL, as {@code kill -9 $(cat .agentrun/<name>.pid)} would; returns when the stack has started it again. */
+    void kill9AndAwaitRestart(String name) {
+        long pid = pid(name);
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        Deadline.await(name + " to be started again", Duration.ofSeconds(120), Duration.ofMillis(200), process::requireAlive,
+                () -> pid(name) != pid && ProcessHandle.of(pid(name)).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    void kill9(String name) {
+        ProcessHandle.of(pid(name)).ifPresent(ProcessHandle::destroyForcibly);
+    }
+
+    private void awaitReady() {
+        Deadline.await("the local stack to be ready", Duration.ofMinutes(4), Duration.ofMillis(250), process::requireAlive, () -> {
+            try {
+                Matcher m = READY.matcher(Files.readString(state.resolve("stack.log"), StandardCharsets.UTF_8));
+                if (m.find()) {
+                    kafka = m.group(1);
+                    redis = m.group(2);
+                    return true;
+                }
+                return false;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    private static int freePorts(int count) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int first = Ports.freePort();
+            boolean all = true;
+            for (int i = 1; i < count; i++) {
+                all &= !Ports.isOpen("localhost", first + i);
+            }
+            if (all) {
+                return first;
+            }
+        }
+        throw new IllegalStateException("no " + count + " consecutive free ports");
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
