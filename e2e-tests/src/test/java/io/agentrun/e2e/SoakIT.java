@@ -1,0 +1,93 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Soak: {@code soak.streams} (1,000) concurrent streams held on ONE api node for {@code soak.minutes} (5),
+ * each client starting a new run as soon as its last one ended; every transcript is checked, and the api
+ * node's resident memory is sampled. Not part of {@code ./mvnw verify}: run it with
+ * {@code ./mvnw -pl e2e-tests -am verify -Psoak}.
+ */
+class SoakIT {
+
+    private static final int STREAMS = Integer.getInteger("soak.streams", 1000);
+    private static final Duration LENGTH = Duration.ofMinutes(Long.getLong("soak.minutes", 5));
+    private static final String QUERY = "/slow 1000 soak test words that keep this stream open for a while longer";
+
+    @Test
+    void oneApiNodeHoldsAThousandStreamsForMinutesWithoutErrorsAndWithFlatMemory() throws Exception {
+        try (StackProcess stack = StackProcess.start(1, 2, 1, Map.of("AGENTRUN_WORKER_MAXINFLIGHT", "800"))) {
+            long apiPid = stack.pid("api-1");
+            ApiClient client = stack.client(0);
+            AtomicLong completed = new AtomicLong();
+            AtomicLong events = new AtomicLong();
+            AtomicLong errors = new AtomicLong();
+            AtomicReference<String> firstError = new AtomicReference<>();
+            long end = System.nanoTime() + LENGTH.toNanos();
+            List<long[]> memory = new ArrayList<>();
+            try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < STREAMS; i++) {
+                    clients.submit(() -> {
+                        while (System.nanoTime() < end) {
+                            try {
+                                var response = client.stream("assistant", null, ApiClient.body(QUERY));
+                                ClientView view = new ClientView();
+                                view.add(response.events());
+                                view.assertLikeAnUndisturbedRun("Echo #1: " + QUERY);
+                                completed.incrementAndGet();
+                                events.addAndGet(response.events().size());
+                            } catch (AssertionError | RuntimeException e) {
+                                errors.incrementAndGet();
+                                firstError.compareAndSet(null, e.toString());
+                            }
+                        }
+                    });
+                }
+                while (System.nanoTime() < end) {
+                    memory.add(new long[] {System.nanoTime(), residentKb(apiPid)});
+                    Thread.sleep(10_000); // sampling interval of the soak's memory readings
+                }
+                clients.shutdown();
+                assertThat(clients.awaitTermination(3, TimeUnit.MINUTES)).isTrue();
+            }
+            long first = memory.get(Math.min(2, memory.size() - 1))[1];
+            long last = memory.getLast()[1];
+            long peak = memory.stream().mapToLong(m -> m[1]).max().orElse(0);
+            String summary = "SOAK streams=%d minutes=%d runs=%d events=%d errors=%d api-rss-kb first=%d last=%d peak=%d%s"
+                    .formatted(STREAMS, LENGTH.toMinutes(), completed.get(), events.get(), errors.get(), first, last, peak,
+                            firstError.get() == null ? "" : " first-error=" + firstError.get());
+            System.out.println(summary);
+            Files.writeString(Path.of("target", "soak-results.txt"), summary + "\n" + memory.stream()
+                    .map(m -> m[0] / 1_000_000_000 + "s " + m[1] + "kB").reduce("", (a, b) -> a + b + "\n"));
+            assertThat(errors.get()).as(firstError.get()).isZero();
+            assertThat(last).as("resident memory after warm-up stays flat (within 25%%)").isLessThan(first * 5 / 4);
+        }
+    }
+
+    private static long residentKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", ""));
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return -1;
+    }
+}
