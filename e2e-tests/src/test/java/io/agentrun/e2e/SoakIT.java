@@ -26,6 +26,8 @@ class SoakIT {
 
     private static final int STREAMS = Integer.getInteger("soak.streams", 1000);
     private static final Duration LENGTH = Duration.ofMinutes(Long.getLong("soak.minutes", 5));
+    /** An undisturbed run takes ~16 s; a stream still open after this is a failure, not a wait. */
+    private static final Duration STREAM_LIMIT = Duration.ofSeconds(120);
     private static final String QUERY = "/slow 1000 soak test words that keep this stream open for a while longer";
 
     @Test
@@ -43,22 +45,32 @@ class SoakIT {
                 for (int i = 0; i < STREAMS; i++) {
                     clients.submit(() -> {
                         while (System.nanoTime() < end) {
+                            Watch watch = null;
                             try {
-                                var response = client.stream("assistant", null, ApiClient.body(QUERY));
+                                watch = Watch.stream(client, QUERY);
+                                Throwable broken = watch.awaitEnd(STREAM_LIMIT);
+                                if (broken != null) {
+                                    throw new IllegalStateException("stream broke: " + broken);
+                                }
                                 ClientView view = new ClientView();
-                                view.add(response.events());
+                                view.add(watch.events);
                                 view.assertLikeAnUndisturbedRun("Echo #1: " + QUERY);
                                 completed.incrementAndGet();
-                                events.addAndGet(response.events().size());
+                                events.addAndGet(watch.events.size());
                             } catch (AssertionError | RuntimeException e) {
                                 errors.incrementAndGet();
-                                firstError.compareAndSet(null, e.toString());
+                                firstError.compareAndSet(null, (watch == null ? "" : watch.runId + " after " + watch.events.size()
+                                        + " events: ") + e);
                             }
                         }
                     });
                 }
+                long started = System.nanoTime();
                 while (System.nanoTime() < end) {
                     memory.add(new long[] {System.nanoTime(), residentKb(apiPid)});
+                    System.out.printf("SOAK-PROGRESS t=%ds runs=%d events=%d errors=%d api-rss-kb=%d%n",
+                            (System.nanoTime() - started) / 1_000_000_000, completed.get(), events.get(), errors.get(),
+                            memory.getLast()[1]);
                     Thread.sleep(10_000); // sampling interval of the soak's memory readings
                 }
                 clients.shutdown();

@@ -60,7 +60,8 @@ final class Watch {
         try {
             return ended.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("stream of " + runId + " did not end within " + timeout + "; got " + events.size() + " events", e);
+            throw new AssertionError("stream of " + runId + " did not end within " + timeout + "; got " + events.size()
+                    + " events, last " + (events.isEmpty() ? "none" : events.getLast().event()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);

@@ -121,11 +121,22 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         return acknowledged.get(type).sum();
     }
 
+    /**
+     * Records one poll may return. Renewed commands come back through poll and count against
+     * {@code max.poll.records} (measured on Kafka 4.2.2: with the limit at 64, a worker kept exactly 64 runs
+     * going and every further command sat in the client, acquired but never handed out, until its lock
+     * expired — redelivered again and again, and finally archived). So one poll must be able to return
+     * every command this worker holds — running and backlog — plus a batch of new ones.
+     */
+    static int pollCapacity(WorkerSettings settings) {
+        return settings.maxInFlight() + (MAX_BACKLOG_POLLS + 1) * settings.maxPollRecords();
+    }
+
     private KafkaShareConsumer<String, byte[]> newConsumer() {
         Map<String, Object> config = clients.consumer(settings.id(), clients.settings().workerGroup());
         config.put("share.acknowledgement.mode", "explicit");
         config.put("share.acquire.mode", "record_limit");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.maxPollRecords());
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollCapacity(settings));
         KafkaShareConsumer<String, byte[]> created =
                 new KafkaShareConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         created.subscribe(List.of(clients.settings().commandsTopic()));

@@ -9,7 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param id              this worker's name in run state and logs; blank = {@code worker-<host>-<pid>}
  * @param maxInFlight     runs executing at once; the share consumer stops taking commands when full
- * @param maxPollRecords  commands taken per poll (record-limit acquisition)
+ * @param maxPollRecords  new commands taken per poll, roughly; the consumer's {@code max.poll.records} is
+ *                        {@code max-in-flight + 5 × max-poll-records}, since renewed commands come back
+ *                        through poll too
  * @param pollTimeout     longest wait of one poll; also paces lock renewals of running commands
  * @param runTimeout      time budget of a run; past it the run ends {@code timed_out}
  * @param deliveryTimeout how long a run's final events may take to be acknowledged by Kafka

@@ -1,0 +1,71 @@
+package io.agentrun.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.testing.TestData;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A worker runs as many commands at once as {@code max-in-flight} allows, however small
+ * {@code max-poll-records} is. (Renewed commands come back through poll: a consumer whose
+ * {@code max.poll.records} only covered the new batch kept exactly that many runs going and starved the rest.)
+ */
+@ExtendWith(RealInfrastructure.class)
+class DispatchConcurrencyIT {
+
+    private static final int RUNS = 20;
+
+    @Test
+    void twentySlowRunsRunTogetherWhenFourAreTakenPerPoll() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        try (var worker = WorkerApplication.builder().run(
+                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
+                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
+                "--agentrun.kafka.commands-topic=commands." + suffix,
+                "--agentrun.kafka.events-topic=events." + suffix,
+                "--agentrun.kafka.worker-group=workers." + suffix,
+                "--agentrun.worker.poll-timeout=100ms",
+                "--agentrun.worker.max-poll-records=4",
+                "--agentrun.worker.max-in-flight=" + RUNS);
+             var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                     new StringSerializer(), new ByteArraySerializer())) {
+            worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));
+            RunStore runs = worker.getBean(RunStore.class);
+            List<RunCommand> commands = new ArrayList<>();
+            for (int i = 0; i < RUNS; i++) {
+                // 4 deltas, 1 s before each: about 4 s per run
+                RunCommand command = TestData.aRunCommand().project("p").oneOff().query("/slow 1000 " + i).build();
+                runs.createQueued(command);
+                commands.add(command);
+            }
+            long started = System.nanoTime();
+            for (RunCommand command : commands) {
+                producer.send(new ProducerRecord<>("commands." + suffix, command.partitionKey(), new JsonCodec().encode(command)));
+            }
+            producer.flush();
+
+            // Together they take one run's time; in waves of 4 they would take five times as long.
+            await().atMost(Duration.ofSeconds(12)).until(() -> commands.stream()
+                    .allMatch(c -> runs.find(c.runId()).map(s -> s.status() == RunStatus.COMPLETED).orElse(false)));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(12));
+        }
+    }
+}
