@@ -76,17 +76,18 @@ class SoakIT {
                 clients.shutdown();
                 assertThat(clients.awaitTermination(3, TimeUnit.MINUTES)).isTrue();
             }
-            long first = memory.get(Math.min(2, memory.size() - 1))[1];
+            // The heap sizes itself to the load first (~1-2 minutes at 1,000 streams); flat means flat after that.
+            long first = memory.get(memory.size() / 3)[1];
             long last = memory.getLast()[1];
             long peak = memory.stream().mapToLong(m -> m[1]).max().orElse(0);
-            String summary = "SOAK streams=%d minutes=%d runs=%d events=%d errors=%d api-rss-kb first=%d last=%d peak=%d%s"
+            String summary = "SOAK streams=%d minutes=%d runs=%d events=%d errors=%d api-rss-kb after-warm-up=%d last=%d peak=%d%s"
                     .formatted(STREAMS, LENGTH.toMinutes(), completed.get(), events.get(), errors.get(), first, last, peak,
                             firstError.get() == null ? "" : " first-error=" + firstError.get());
             System.out.println(summary);
             Files.writeString(Path.of("target", "soak-results.txt"), summary + "\n" + memory.stream()
                     .map(m -> m[0] / 1_000_000_000 + "s " + m[1] + "kB").reduce("", (a, b) -> a + b + "\n"));
             assertThat(errors.get()).as(firstError.get()).isZero();
-            assertThat(last).as("resident memory after warm-up stays flat (within 25%%)").isLessThan(first * 5 / 4);
+            assertThat(last).as("resident memory after warm-up stays flat (within 10%%)").isLessThan(first * 11 / 10);
         }
     }
 
