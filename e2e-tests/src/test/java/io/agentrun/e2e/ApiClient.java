@@ -36,6 +36,18 @@ final class ApiClient {
         this.credentials = credentials;
     }
 
+    /** Sends on the shared client; transport failures become unchecked, as tests cannot recover from them. */
+    private static <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        try {
+            return HTTP.send(request, handler);
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri().getPath() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static String body(String query) {
         return "{\"query\":\"" + query.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
     }
@@ -48,21 +60,19 @@ final class ApiClient {
         String path = "/api/v1/agents/" + agentId + "/stream/threads"
                 + (threadId == null ? "" : "?thread_id=" + URLEncoder.encode(threadId, StandardCharsets.UTF_8));
         HttpRequest request = request(path, json, headers).header("accept", "text/event-stream").build();
-        try {
-            HttpResponse<InputStream> response = HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            String contentType = response.headers().firstValue("content-type").orElse("");
-            try (InputStream in = response.body()) {
-                if (contentType.startsWith("text/event-stream")) {
-                    return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
-                }
-                return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
-                        new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        return readWhole(send(request, HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
+    /** The whole response: parsed events when it is a stream, the body otherwise (a problem). */
+    private static StreamResponse readWhole(HttpResponse<InputStream> response) {
+        try (InputStream in = response.body()) {
+            if (response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream")) {
+                return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
             }
+            return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new IllegalStateException("stream request failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+            throw new IllegalStateException("reading the response failed", e);
         }
     }
 
@@ -72,39 +82,12 @@ final class ApiClient {
                 + (threadId == null ? "" : "?thread_id=" + URLEncoder.encode(threadId, StandardCharsets.UTF_8));
         HttpRequest request = request(path, json, Map.of("content-type", "application/json"))
                 .header("accept", "text/event-stream").build();
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw new IllegalStateException("stream request failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(request, HttpResponse.BodyHandlers.ofInputStream());
     }
 
-    /** {@code GET /api/v1/threads/{thread}/runs/{run}/stream}, with {@code Last-Event-ID} when given. */
+    /** {@code GET /api/v1/threads/{thread}/runs/{run}/stream}, with {@code Last-Event-ID} when given, read to its end. */
     StreamResponse join(String threadId, String runId, String lastEventId) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/stream"))
-                .timeout(Duration.ofSeconds(60)).header("accept", "text/event-stream").GET();
-        credentials.forEach(builder::header);
-        if (lastEventId != null) {
-            builder.header("Last-Event-ID", lastEventId);
-        }
-        try {
-            HttpResponse<InputStream> response = HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = response.body()) {
-                if (response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream")) {
-                    return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
-                }
-                return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
-                        new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("join failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return readWhole(openJoin(threadId, runId, lastEventId));
     }
 
     /** {@code GET …/stream} of a run, as it arrives. */
@@ -115,42 +98,21 @@ final class ApiClient {
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }
-        try {
-            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw new IllegalStateException("join failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
     HttpResponse<String> cancel(String threadId, String runId) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("/api/v1/threads/" + threadId + "/runs/" + runId + "/cancel"))
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody());
         credentials.forEach(builder::header);
-        try {
-            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(builder.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Opens a stream (new run) with extra query parameters, e.g. {@code on_disconnect=cancel}. */
     HttpResponse<InputStream> openStreamWith(String agentId, String json, String query) {
         HttpRequest request = request("/api/v1/agents/" + agentId + "/stream/threads?" + query, json,
                 Map.of("content-type", "application/json")).header("accept", "text/event-stream").build();
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(request, HttpResponse.BodyHandlers.ofInputStream());
     }
 
     /** Reads SSE events from a stream as they come, handing each to {@code consumer} until it returns false. */
@@ -190,27 +152,13 @@ final class ApiClient {
 
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
         HttpRequest request = request("/api/v1/agents/" + agentId + "/run", json, headers).build();
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException("run request failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> get(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
         credentials.forEach(builder::header);
-        try {
-            return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send(builder.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpRequest.Builder request(String path, String json, Map<String, String> headers) {

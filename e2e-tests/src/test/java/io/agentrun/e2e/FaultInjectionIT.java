@@ -63,37 +63,37 @@ class FaultInjectionIT {
                 + String.join("\n", results) + "\n", StandardCharsets.UTF_8);
     }
 
-    @Test
-    @Order(1)
-    void aWorkerKilledMidRunIsReplacedByAnotherAttemptThatCompletes() {
+    /**
+     * Starts a slow run on api node 0, injects {@code fault} (given the run's watch) after its 4th event, and
+     * checks the client's transcript equals an undisturbed run's.
+     */
+    private static ClientView disturbed(String name, java.util.function.Consumer<Watch> fault) {
         Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
-        String worker = redis.sync().hget(RedisKeys.run(watch.runId), "worker");
 
-        long fault = System.nanoTime();
-        stack.kill9(worker);
+        long faultAt = System.nanoTime();
+        fault.accept(watch);
 
         assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
         ClientView view = view(watch);
         view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record(name, view, watch.recoveryMs(faultAt));
+        return view;
+    }
+
+    @Test
+    @Order(1)
+    void aWorkerKilledMidRunIsReplacedByAnotherAttemptThatCompletes() {
+        ClientView view = disturbed("worker killed mid-run", watch -> stack.kill9(redis.sync().hget(RedisKeys.run(watch.runId), "worker")));
+
         assertThat(view.attempts()).as("a second attempt took over").isGreaterThanOrEqualTo(2);
         assertThat(((EventData.RunStart) view.events().stream().filter(e -> e.data() instanceof EventData.RunStart)
                 .reduce((a, b) -> b).orElseThrow().data()).attempt()).isGreaterThanOrEqualTo(2);
-        record("worker killed mid-run (" + worker + ")", view, watch.recoveryMs(fault));
     }
 
     @Test
     @Order(2)
-    void aRelayKilledMidRunHandsItsPartitionsToTheOther() throws Exception {
-        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
-        String relay = relayOwning(watch.threadId);
-
-        long fault = System.nanoTime();
-        stack.kill9(relay);
-
-        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
-        ClientView view = view(watch);
-        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
-        record("relay killed mid-run (" + relay + ")", view, watch.recoveryMs(fault));
+    void aRelayKilledMidRunHandsItsPartitionsToTheOther() {
+        disturbed("relay killed mid-run", watch -> stack.kill9(relayOwning(watch.threadId)));
     }
 
     @Test
@@ -115,29 +115,13 @@ class FaultInjectionIT {
     @Test
     @Order(4)
     void redisRestartedMidRun() {
-        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
-
-        long fault = System.nanoTime();
-        stack.kill9AndAwaitRestart("redis");
-
-        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
-        ClientView view = view(watch);
-        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
-        record("Redis restarted mid-run", view, watch.recoveryMs(fault));
+        disturbed("Redis restarted mid-run", watch -> stack.kill9AndAwaitRestart("redis"));
     }
 
     @Test
     @Order(5)
     void kafkaRestartedMidRun() {
-        Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
-
-        long fault = System.nanoTime();
-        stack.kill9AndAwaitRestart("kafka");
-
-        assertThat(watch.awaitEnd(RUN_LIMIT)).isNull();
-        ClientView view = view(watch);
-        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
-        record("Kafka broker restarted mid-run", view, watch.recoveryMs(fault));
+        disturbed("Kafka broker restarted mid-run", watch -> stack.kill9AndAwaitRestart("kafka"));
     }
 
     @Test
@@ -208,7 +192,7 @@ class FaultInjectionIT {
     }
 
     /** The relay whose consumer holds the thread's partition of the event topic. */
-    private static String relayOwning(String threadId) throws Exception {
+    private static String relayOwning(String threadId) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
             int partitions = admin.describeTopics(List.of(Topics.THREAD_EVENTS)).allTopicNames().get()
                     .get(Topics.THREAD_EVENTS).partitions().size();
@@ -219,6 +203,8 @@ class FaultInjectionIT {
                     return member.clientId();
                 }
             }
+        } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
+            throw new IllegalStateException("could not describe the relay group", e);
         }
         throw new AssertionError("no relay owns the partition of " + threadId);
     }

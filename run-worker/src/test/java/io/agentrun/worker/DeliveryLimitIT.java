@@ -35,14 +35,7 @@ class DeliveryLimitIT {
     @Test
     void aCommandOnItsLastDeliveryEndsFailedWithAClearError() throws Exception {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        try (var worker = WorkerApplication.builder().run(
-                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
-                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
-                "--agentrun.kafka.commands-topic=commands." + suffix,
-                "--agentrun.kafka.events-topic=events." + suffix,
-                "--agentrun.kafka.worker-group=workers." + suffix,
-                "--agentrun.worker.poll-timeout=100ms",
-                "--agentrun.worker.delivery-limit=1");
+        try (var worker = TestWorker.start(suffix, "--agentrun.worker.delivery-limit=1");
              var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                      new StringSerializer(), new ByteArraySerializer())) {
             worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));

@@ -36,15 +36,7 @@ class DispatchConcurrencyIT {
     @Test
     void twentySlowRunsRunTogetherWhenFourAreTakenPerPoll() throws Exception {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        try (var worker = WorkerApplication.builder().run(
-                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
-                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
-                "--agentrun.kafka.commands-topic=commands." + suffix,
-                "--agentrun.kafka.events-topic=events." + suffix,
-                "--agentrun.kafka.worker-group=workers." + suffix,
-                "--agentrun.worker.poll-timeout=100ms",
-                "--agentrun.worker.max-poll-records=4",
-                "--agentrun.worker.max-in-flight=" + RUNS);
+        try (var worker = TestWorker.start(suffix, "--agentrun.worker.max-poll-records=4", "--agentrun.worker.max-in-flight=" + RUNS);
              var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                      new StringSerializer(), new ByteArraySerializer())) {
             worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));

@@ -55,16 +55,7 @@ class WorkerIT {
 
     @BeforeAll
     static void start() {
-        worker = WorkerApplication.builder().run(
-                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
-                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
-                "--agentrun.kafka.commands-topic=" + COMMANDS,
-                "--agentrun.kafka.events-topic=" + EVENTS,
-                "--agentrun.kafka.command-partitions=2",
-                "--agentrun.kafka.event-partitions=2",
-                "--agentrun.kafka.worker-group=workers." + SUFFIX,
-                "--agentrun.worker.poll-timeout=100ms",
-                "--agentrun.worker.id=worker-under-test");
+        worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2", "--agentrun.worker.id=worker-under-test");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
