@@ -61,6 +61,17 @@ class ResilienceIT {
     }
 
     @Test
+    void rejoiningAfterRunEndGets204InsteadOfAStreamThatNeverEnds() {
+        var original = node0.stream("assistant", null, ApiClient.body("all done"));
+        String lastId = original.events().getLast().id();
+
+        var again = node1.join(original.header("x-thread-id"), original.header("x-run-id"), lastId);
+
+        assertThat(again.status()).isEqualTo(204);
+        assertThat(again.events()).isEmpty();
+    }
+
+    @Test
     void joiningWithLastEventIdContinuesWithTheNextEventWhileTheFirstWatcherGoesOn() throws Exception {
         HttpResponse<InputStream> first = node0.openStream("assistant", null, ApiClient.body("/slow 150 a b c d e f g h i j k l"));
         String thread = first.headers().firstValue("x-thread-id").orElseThrow();

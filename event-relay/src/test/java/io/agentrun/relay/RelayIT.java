@@ -127,6 +127,28 @@ class RelayIT {
     }
 
     @Test
+    void aSecondAttemptReplacesWhatTheFirstStoredInTheHistory() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = relay.getBean(ThreadStore.class);
+        threads.create(threadId, "p", "assistant");
+        threads.tryLock(threadId, runId);
+        Instant now = Instant.now();
+        RunInput question = RunInput.ofQuery("what now");
+        send(List.of(
+                event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, question, Map.of())),
+                event(1, runId, threadId, now, new EventData.MessageFinal(Ids.newMessageId(), "first attempt said this", Usage.NONE)),
+                // the worker died; attempt 2 starts over and finishes
+                event(2, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 2, question, Map.of())),
+                event(3, runId, threadId, now, new EventData.MessageFinal(Ids.newMessageId(), "the real answer", Usage.NONE)),
+                event(4, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, "the real answer", Usage.NONE, 9))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> threads.lockHolder(threadId).isEmpty());
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:what now", "ASSISTANT:the real answer");
+    }
+
+    @Test
     void aLateRunEndNeverReleasesTheLockOfTheNextRun() throws Exception {
         String threadId = Ids.newThreadId();
         String oldRun = Ids.newRunId();

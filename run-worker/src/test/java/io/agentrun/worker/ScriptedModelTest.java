@@ -39,7 +39,7 @@ class ScriptedModelTest {
     private ModelTurn ask(String query, List<ModelMessage> history, AgentDefinition agent, CancelToken token) throws InterruptedException {
         List<ModelMessage> messages = new java.util.ArrayList<>(history);
         messages.add(ModelMessage.User.text(query));
-        return model.stream(new ModelRequest(agent, "", messages, List.of(), token), listener);
+        return model.stream(new ModelRequest(agent, "", messages, List.of(), true, token), listener);
     }
 
     @Test

@@ -143,6 +143,25 @@ class WorkerIT {
     }
 
     @Test
+    void aLaterAttemptThatFindsTheEarlierRunEndInKafkaDoesNotRunAgain() throws Exception {
+        ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
+        RunCommand command = queued(Ids.newThreadId(), "ended before");
+        // An earlier attempt wrote run_end, but died before Redis heard of it.
+        var redis = worker.getBean(io.agentrun.platform.redis.RedisConnections.class);
+        redis.sync().hset(io.agentrun.model.naming.RedisKeys.run(command.runId()), "starts", "1");
+        RunEvent end = new RunEvent(1, command.runId(), command.threadId(), PROJECT, "assistant", Instant.now(),
+                new EventData.RunEnd(RunStatus.COMPLETED, "said before", io.agentrun.model.event.Usage.NONE, 5));
+        producer.send(new ProducerRecord<>(EVENTS, end.partitionKey(), CODEC.encode(end))).get();
+        long acceptedBefore = dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT);
+
+        send(command);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT) > acceptedBefore);
+        assertThat(allEvents().stream().filter(e -> e.runId().equals(command.runId()))).as("nothing new written").hasSize(1);
+        assertThat(worker.getBean(RunStore.class).find(command.runId()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
     void theModelSeesTheThreadHistory() throws Exception {
         String threadId = Ids.newThreadId();
         worker.getBean(ThreadStore.class).create(threadId, PROJECT, "assistant");

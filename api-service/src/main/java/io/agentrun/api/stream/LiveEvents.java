@@ -3,17 +3,16 @@ package io.agentrun.api.stream;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
@@ -24,7 +23,11 @@ import org.springframework.beans.factory.DisposableBean;
 public final class LiveEvents implements DisposableBean {
 
     private final StatefulRedisPubSubConnection<String, String> pubSub;
-    private final ConcurrentHashMap<String, Set<RunSubscription>> byChannel = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Channel> byChannel = new ConcurrentHashMap<>();
+
+    /** The watchers of one run on this node, and Redis's confirmation of the one subscription they share. */
+    private record Channel(Set<RunSubscription> watchers, CompletableFuture<Void> confirmed) {
+    }
     private final JsonCodec codec;
     private final Backlog backlog;
     private final Duration gapCheckInterval;
@@ -42,9 +45,9 @@ public final class LiveEvents implements DisposableBean {
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                Set<RunSubscription> watchers = byChannel.get(channel);
-                if (watchers != null) {
-                    watchers.forEach(w -> w.offer(message));
+                Channel watched = byChannel.get(channel);
+                if (watched != null) {
+                    watched.watchers().forEach(w -> w.offer(message));
                 }
             }
         });
@@ -56,26 +59,23 @@ public final class LiveEvents implements DisposableBean {
      */
     public RunSubscription subscribe(String runId, long firstSeq) {
         String channel = RedisKeys.liveChannel(runId);
-        AtomicReference<RedisFuture<Void>> confirmation = new AtomicReference<>();
         RunSubscription subscription = new RunSubscription(runId, firstSeq, codec, backlog, gapCheckInterval,
                 maxQueuedPerStream, closed -> unsubscribe(channel, closed));
         // Redis calls are issued inside compute so that SUBSCRIBE and UNSUBSCRIBE of one channel reach Redis
-        // in the order the map changed.
-        byChannel.compute(channel, (key, watchers) -> {
-            Set<RunSubscription> set = watchers != null ? watchers : new CopyOnWriteArraySet<>();
-            if (watchers == null) {
-                confirmation.set(pubSub.async().subscribe(channel));
-            }
-            set.add(subscription);
-            return set;
+        // in the order the map changed. Every watcher waits for the one confirmation.
+        Channel watched = byChannel.compute(channel, (key, existing) -> {
+            Channel current = existing != null ? existing
+                    : new Channel(new CopyOnWriteArraySet<>(), pubSub.async().subscribe(channel).toCompletableFuture());
+            current.watchers().add(subscription);
+            return current;
         });
-        awaitConfirmation(confirmation.get(), subscription);
+        awaitConfirmation(channel, watched, subscription);
         return subscription;
     }
 
     /** The node is draining: every open subscription stops waiting, so its stream can tell the client to reconnect. */
     public void interruptAll() {
-        byChannel.values().forEach(watchers -> watchers.forEach(RunSubscription::interrupt));
+        byChannel.values().forEach(watched -> watched.watchers().forEach(RunSubscription::interrupt));
     }
 
     /** Number of runs this node watches now. */
@@ -83,14 +83,13 @@ public final class LiveEvents implements DisposableBean {
         return byChannel.size();
     }
 
-    private void awaitConfirmation(RedisFuture<Void> confirmation, RunSubscription subscription) {
-        if (confirmation == null) {
-            return;
-        }
+    private void awaitConfirmation(String channel, Channel watched, RunSubscription subscription) {
         try {
-            confirmation.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            watched.confirmed().get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             subscription.close();
+            // A subscription Redis never confirmed must not stay in the map: the next watcher subscribes afresh.
+            byChannel.computeIfPresent(channel, (key, current) -> current == watched && current.confirmed().isDone() ? null : current);
             throw new SubscribeException("could not subscribe to live events of " + subscription.runId(), e);
         } catch (InterruptedException e) {
             subscription.close();
@@ -107,13 +106,13 @@ public final class LiveEvents implements DisposableBean {
     }
 
     private void unsubscribe(String channel, RunSubscription closed) {
-        byChannel.computeIfPresent(channel, (key, watchers) -> {
-            watchers.remove(closed);
-            if (watchers.isEmpty()) {
+        byChannel.computeIfPresent(channel, (key, watched) -> {
+            watched.watchers().remove(closed);
+            if (watched.watchers().isEmpty()) {
                 pubSub.async().unsubscribe(channel);
                 return null;
             }
-            return watchers;
+            return watched;
         });
     }
 

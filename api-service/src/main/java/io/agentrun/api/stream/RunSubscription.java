@@ -158,7 +158,14 @@ public final class RunSubscription implements AutoCloseable {
     }
 
     private void fillFromBuffer() {
-        List<Frame> frames = backlog.from(runId, expected);
+        List<Frame> frames;
+        try {
+            frames = backlog.from(runId, expected);
+        } catch (RuntimeException e) {
+            // Redis or Kafka away for a moment: the next check tries again; the stream keeps waiting, not failing.
+            log.warn("run {}: could not read the backlog from seq {} ({}); retrying", runId, expected, e.getMessage());
+            return;
+        }
         for (Frame frame : frames) {
             early.putIfAbsent(frame.seq(), frame);
         }

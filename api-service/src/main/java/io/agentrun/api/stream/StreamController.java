@@ -72,8 +72,18 @@ public class StreamController {
         refuseWhileDraining();
         RunState state = access.require(caller, threadId, runId);
         long from = lastSeen(lastEventId != null ? lastEventId : after) + 1;
+        if (state.endSeq() >= 0 && from > state.endSeq()) {
+            // The client has run_end already (an EventSource reconnects by itself after a stream closes): nothing more will come.
+            response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+            return;
+        }
         RunSubscription events = live.subscribe(runId, from); // live first, then the backlog: nothing falls between
-        events.catchUp();
+        try {
+            events.catchUp();
+        } catch (RuntimeException e) {
+            events.close();
+            throw e;
+        }
         forwarder.serve(events, new SseForwarder.RunRef(threadId, runId, state.projectId(), state.agentId()),
                 cancelOnDisconnect, response);
     }

@@ -75,7 +75,8 @@ public final class EventApplier {
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
                 Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
-                Integer.toString(partition));
+                Integer.toString(partition),
+                event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
     }
 
     private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {

@@ -31,7 +31,7 @@ if kind == 'run_start' then
 elseif kind == 'error' then
   redis.call('HSET', KEYS[1], 'error_code', ARGV[11], 'error_message', ARGV[12])
 elseif kind == 'run_end' then
-  redis.call('HSET', KEYS[1], 'status', ARGV[11], 'output', ARGV[12], 'ended_at', ARGV[10])
+  redis.call('HSET', KEYS[1], 'status', ARGV[11], 'output', ARGV[12], 'ended_at', ARGV[10], 'end_seq', ARGV[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
 end
 redis.call('PUBLISH', ARGV[4], ARGV[2])

@@ -5,6 +5,7 @@
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
 -- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
+-- ARGV[9] run_start: attempt
 local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
 if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
   return 0
@@ -16,6 +17,18 @@ redis.call('HSET', KEYS[1], 'applied_partition', ARGV[8], 'applied_offset', ARGV
   'applied_seq', ARGV[7], 'updated_at', ARGV[4])
 local kind = ARGV[1]
 if kind == 'run_start' then
+  -- Where the history stood before this run; a later attempt starts over from there, so what an earlier
+  -- attempt already stored (a message_final before the worker died) is not kept twice.
+  local mark = 'history_len:' .. ARGV[2]
+  redis.call('HSETNX', KEYS[1], mark, redis.call('LLEN', KEYS[2]))
+  if tonumber(ARGV[9]) > 1 then
+    local keep = tonumber(redis.call('HGET', KEYS[1], mark))
+    if keep == 0 then
+      redis.call('DEL', KEYS[2])
+    else
+      redis.call('LTRIM', KEYS[2], 0, keep - 1)
+    end
+  end
   -- Held until the run answers: a run that fails says nothing and leaves no dangling question.
   redis.call('HSET', KEYS[1], 'pending_run', ARGV[2], 'pending_user', ARGV[6])
 elseif kind == 'message_final' then
@@ -28,7 +41,7 @@ elseif kind == 'message_final' then
   end
   redis.call('RPUSH', KEYS[2], ARGV[6])
 elseif kind == 'run_end' then
-  redis.call('HDEL', KEYS[1], 'pending_run', 'pending_user')
+  redis.call('HDEL', KEYS[1], 'pending_run', 'pending_user', 'history_len:' .. ARGV[2])
   -- History is written above, before the lock goes: the next turn always sees this one.
   if redis.call('GET', KEYS[3]) == ARGV[2] then
     redis.call('DEL', KEYS[3])

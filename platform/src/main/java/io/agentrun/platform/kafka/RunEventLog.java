@@ -21,7 +21,8 @@ import org.apache.kafka.common.utils.Utils;
  * Redis no longer has it: a worker continuing a crashed attempt needs the last seq written, a client
  * joining after the resume buffer expired needs the backlog. A run's events are on the partition of its
  * key; the read starts at the run's recorded {@code run_start} offset, or at the first offset at or after a
- * time, and stops at the partition's end as it was when the read began.
+ * time, and stops at the partition's end as it was when the read began. A read that cannot get there fails
+ * rather than return part of the record as if it were all of it.
  */
 public final class RunEventLog {
 
@@ -55,6 +56,8 @@ public final class RunEventLog {
         Map<String, Object> config = clients.common("agentrun-event-log-" + ProcessHandle.current().pid());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        // A start offset retention already deleted means "from the oldest kept", never silently "from the end".
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             int partitions = consumer.partitionsFor(topic).size();
             TopicPartition partition = new TopicPartition(topic, partitionOf(key, partitions));
@@ -76,6 +79,9 @@ public final class RunEventLog {
                         }
                     }
                 }
+            }
+            if (found.size() < limit && consumer.position(partition) < end) {
+                throw new IllegalStateException("reading " + partition + " up to offset " + end + " took longer than " + READ_LIMIT);
             }
             return found;
         }

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param lastSeq       highest seq the relay applied, -1 before run_start
  * @param startOffset   Kafka position of the latest run_start; -1 when unknown
+ * @param endSeq        seq of run_end once the relay applied it; -1 before
  * @param firstOffset   Kafka position of the first attempt's run_start, where a replay of the whole run starts; -1 when unknown
  */
 public record RunState(
@@ -19,6 +20,7 @@ public record RunState(
         String agentId,
         int attempt,
         long lastSeq,
+        long endSeq,
         int startPartition,
         long startOffset,
         long firstOffset,

@@ -25,6 +25,7 @@ public final class RunStore {
     public static final String ATTEMPT = "attempt";
     public static final String WORKER = "worker";
     public static final String LAST_SEQ = "last_seq";
+    public static final String END_SEQ = "end_seq";
     public static final String START_PARTITION = "start_partition";
     public static final String START_OFFSET = "start_offset";
     public static final String FIRST_OFFSET = "first_offset";
@@ -71,6 +72,7 @@ public final class RunStore {
                 h.getOrDefault(AGENT, ""),
                 Integer.parseInt(h.getOrDefault(ATTEMPT, "0")),
                 Long.parseLong(h.getOrDefault(LAST_SEQ, "-1")),
+                Long.parseLong(h.getOrDefault(END_SEQ, "-1")),
                 Integer.parseInt(h.getOrDefault(START_PARTITION, "-1")),
                 Long.parseLong(h.getOrDefault(START_OFFSET, "-1")),
                 Long.parseLong(h.getOrDefault(FIRST_OFFSET, "-1")),

@@ -65,7 +65,7 @@ public final class AgentLoop {
         ToolRunner.Budget budget = toolRunner.budget(agent, offered);
         for (int step = 0; ; step++) {
             boolean toolsAllowed = !offered.isEmpty() && !budget.exhausted() && step <= agent.maxToolCalls();
-            ModelRequest request = new ModelRequest(agent, system, messages, toolsAllowed ? offered : List.of(), token);
+            ModelRequest request = new ModelRequest(agent, system, messages, offered, toolsAllowed, token);
             StepListener listener = new StepListener(sink);
             progress.streaming(listener.messageId, listener.text);
             ModelTurn turn = callWithRetries(model, request, listener, token);

@@ -68,6 +68,9 @@ public final class ToolRunner {
             sink.emit(new EventData.ToolEnd(call.id(), call.name(), "the run was stopped during this call", true, elapsedMs(started)));
             token.throwIfCancelled();
             throw new IllegalStateException("tool call cancelled without a cancelled run", cancelled);
+        } catch (InterruptedException stopped) {
+            sink.emit(new EventData.ToolEnd(call.id(), call.name(), "the worker stopped during this call", true, elapsedMs(started)));
+            throw stopped;
         }
         String output = result.output.length() > settings.maxOutputChars()
                 ? result.output.substring(0, settings.maxOutputChars()) + "… (cut at " + settings.maxOutputChars() + " characters)"
@@ -105,6 +108,9 @@ public final class ToolRunner {
             return Result.error("the tool did not finish within " + settings.callTimeout().toSeconds() + " s");
         } catch (CancellationException e) {
             throw new CancelledDuringCall();
+        } catch (InterruptedException e) {
+            running.cancel(true); // never leave the tool's thread running behind a stopped run
+            throw e;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ToolException failure) {
                 return Result.error(failure.getMessage());

@@ -144,6 +144,17 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     }
 
     private void runLoop() {
+        try {
+            while (!consumeUntilStopped()) {
+                consumer = newConsumer(); // the consumer broke: take work again with a fresh one
+            }
+        } finally {
+            stopped = true;
+        }
+    }
+
+    /** @return true when the worker stopped; false when the consumer broke and was closed */
+    private boolean consumeUntilStopped() {
         Drain drain = null;
         boolean lastPollEmpty = true;
         try {
@@ -158,14 +169,30 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
                 lastPollEmpty = records.isEmpty();
                 handle(records);
             }
+            return true;
         } catch (RuntimeException e) {
-            // Only the consumer itself can get here (handle() contains per-record failures). Stop our runs
-            // without run_end before the consumer goes, so no command runs here and elsewhere at once.
-            log.error("share dispatch loop failed; stopping this worker's runs, their commands will be redelivered", e);
+            // Only the consumer itself can get here (handle() contains per-record failures). Its commands go
+            // back to the group once it is closed, so first stop our runs (without run_end) and wait until
+            // none executes — never run a command here and elsewhere at once.
+            log.error("share dispatch loop failed; stopping this worker's runs before reconnecting", e);
             running.values().forEach(run -> run.token.cancel(CancelToken.Reason.SHUTDOWN));
+            awaitNoneExecuting(settings.deliveryTimeout().plusSeconds(10));
+            running.clear();
+            backlog.clear();
+            return stopping;
         } finally {
             consumer.close(Duration.ofSeconds(10));
-            stopped = true;
+        }
+    }
+
+    private void awaitNoneExecuting(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        try {
+            while (executing.get() > 0 && System.nanoTime() < deadline) {
+                ended.poll(100, TimeUnit.MILLISECONDS); // woken by each run that ends
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

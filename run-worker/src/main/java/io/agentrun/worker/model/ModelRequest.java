@@ -6,10 +6,12 @@ import java.util.List;
 
 /**
  * One model step: the agent, the system prompt (instructions and inlined contexts), the conversation so
- * far, the tools the model may call now, and the run's cancellation.
+ * far, the tools of the run, whether the model may still call them, and the run's cancellation. Tools stay
+ * declared once their budget is spent ({@code mayCallTools} false): providers refuse a conversation holding
+ * tool calls and results without the tools it names.
  */
 public record ModelRequest(AgentDefinition agent, String system, List<ModelMessage> messages, List<ToolSpec> tools,
-        CancelToken cancel) {
+        boolean mayCallTools, CancelToken cancel) {
 
     public ModelRequest {
         messages = List.copyOf(messages);

@@ -82,7 +82,16 @@ public final class RunExecutor {
             attempt = delivery; // Redis lost the run; run it anyway, the event topic keeps the record
         }
         // A later attempt continues the numbering so clients can tell its events from the earlier ones.
-        long firstSeq = attempt > 1 ? nextSeqAfterEarlierAttempts(command, state) : 0L;
+        long firstSeq = 0L;
+        if (attempt > 1) {
+            EarlierAttempts earlier = earlierAttempts(command, state);
+            if (earlier.ended() != null) {
+                log.info("run {}: an earlier attempt's run_end is in Kafka; not running it again", command.runId());
+                runs.markFinished(command.runId(), earlier.ended());
+                return RunOutcome.ALREADY_FINISHED;
+            }
+            firstSeq = earlier.nextSeq();
+        }
         RunEmitter emitter = new RunEmitter(publisher, command, firstSeq, clock);
         if (command.threadId() != null) {
             threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
@@ -103,21 +112,29 @@ public final class RunExecutor {
         }
     }
 
+    /** What earlier attempts of a run left in Kafka: the next free seq, and the final status if one ended it. */
+    private record EarlierAttempts(long nextSeq, @org.jspecify.annotations.Nullable RunStatus ended) {
+    }
+
     /**
-     * The seq after the last event an earlier attempt wrote, read from the event topic — the relay's
-     * {@code last_seq} may lag behind what a crashed worker had already written.
+     * Reads the run's events back from the event topic — the relay's {@code last_seq} may lag behind what a
+     * crashed worker had written, and a worker may even have written run_end without knowing it landed.
      */
-    private long nextSeqAfterEarlierAttempts(RunCommand command, Optional<RunState> state) {
+    private EarlierAttempts earlierAttempts(RunCommand command, Optional<RunState> state) {
         long fromRelay = state.map(s -> s.lastSeq() + 1).orElse(0L);
         long startOffset = state.map(RunState::startOffset).orElse(-1L);
         long last = -1;
+        RunStatus ended = null;
         for (String json : eventLog.read(command.partitionKey(),
                 RunEventLog.From.offset(startOffset, command.createdAt().minus(Duration.ofMinutes(1))),
                 json -> command.runId().equals(codec.peekHeader(json).runId()))) {
             last = Math.max(last, codec.peekHeader(json).seq());
+            if (codec.decodeEvent(json).data() instanceof EventData.RunEnd end) {
+                ended = end.status();
+            }
         }
         log.info("run {} continues after seq {} (relay had {})", command.runId(), last, fromRelay - 1);
-        return Math.max(last + 1, fromRelay);
+        return new EarlierAttempts(Math.max(last + 1, fromRelay), ended);
     }
 
     private RunStatus runToEnd(RunCommand command, int attempt, CancelToken token, RunEmitter emitter)

@@ -273,7 +273,7 @@ class AgentRunTest {
     }
 
     @Test
-    void theCapPerToolIsReportedToTheModelAndThenToolsAreNoLongerOffered() throws Exception {
+    void onceTheToolBudgetIsSpentTheModelMayNoLongerCallTools() throws Exception {
         Recordings format = Recordings.OPENAI;
         for (int i = 0; i < 4; i++) {
             server.then(FakeModelServer.stream(format.toolCalls(List.of(new Call("call_" + i, "calculator", List.of("{\"expression\":\"1\"}")))), AWKWARD));
@@ -287,7 +287,9 @@ class AgentRunTest {
         assertThat(ends).hasSize(3);
         assertThat(ends).allSatisfy(end -> assertThat(end.isError()).isFalse());
         assertThat(server.received()).hasSize(4);
-        assertThat(server.received().get(3).body()).as("tools withdrawn once the total is spent").doesNotContain("\"tools\"");
+        assertThat(server.received().get(2).body()).doesNotContain("tool_choice");
+        assertThat(server.received().get(3).body()).as("tools still declared, no longer callable")
+                .contains("\"tools\"").contains("\"tool_choice\":\"none\"");
         assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
     }
 

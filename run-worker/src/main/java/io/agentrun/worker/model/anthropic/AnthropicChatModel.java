@@ -165,6 +165,9 @@ public final class AnthropicChatModel implements ChatModel {
             for (ToolSpec tool : request.tools()) {
                 tools.addObject().put("name", tool.name()).put("description", tool.description()).set("input_schema", tool.parameters());
             }
+            if (!request.mayCallTools()) {
+                body.putObject("tool_choice").put("type", "none");
+            }
         }
         return body;
     }

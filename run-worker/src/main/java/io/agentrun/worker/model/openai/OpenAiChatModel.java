@@ -134,6 +134,9 @@ public final class OpenAiChatModel implements ChatModel {
                 ObjectNode function = tools.addObject().put("type", "function").putObject("function");
                 function.put("name", tool.name()).put("description", tool.description()).set("parameters", tool.parameters());
             }
+            if (!request.mayCallTools()) {
+                body.put("tool_choice", "none");
+            }
         }
         if (agent.temperature() != null) {
             body.put("temperature", agent.temperature());
