@@ -155,7 +155,9 @@ class FaultInjectionIT {
         var response = stack.client(0).openStream("assistant", null, ApiClient.body(words));
         String thread = response.headers().firstValue("x-thread-id").orElseThrow();
         String run = response.headers().firstValue("x-run-id").orElseThrow();
-        org.awaitility.Awaitility.await().atMost(RUN_LIMIT).until(() -> "completed".equals(redis.sync().hget(RedisKeys.run(run), "status")));
+        // Until the relay has published the whole run (end_seq), not just until the worker finished it: the
+        // join below should read a settled backlog, not race the relay's tail into its own small queue.
+        org.awaitility.Awaitility.await().atMost(RUN_LIMIT).until(() -> redis.sync().hget(RedisKeys.run(run), "end_seq") != null);
 
         List<SseEvent> first;
         try (var in = response.body()) {

@@ -156,7 +156,7 @@ class ResilienceIT {
         String run = stream.headers().firstValue("x-run-id").orElseThrow();
         RunStore runs = pipeline.apiBean(RunStore.class);
         // Read nothing until the run is over: its events pile up against this connection.
-        await().atMost(Duration.ofSeconds(60)).until(() -> runs.find(run).map(s -> s.status().isTerminal()).orElse(false));
+        await().atMost(Duration.ofSeconds(60)).until(() -> runs.find(run).map(s -> s.endSeq() >= 0).orElse(false));
 
         List<SseEvent> first;
         try (InputStream in = stream.body()) {
