@@ -2,6 +2,17 @@ package io.agentrun.worker.model;
 
 import org.jspecify.annotations.Nullable;
 
-/** A piece of reasoning; Anthropic signs it and requires it back unchanged in the next step of a tool loop. */
-public record ThinkingBlock(String text, @Nullable String signature) {
+/**
+ * A piece of reasoning. Anthropic signs it ({@code signature}), or hands it out encrypted
+ * ({@code redactedData}, with no text), and requires either back unchanged in the next step of a tool loop.
+ */
+public record ThinkingBlock(String text, @Nullable String signature, @Nullable String redactedData) {
+
+    public ThinkingBlock(String text, @Nullable String signature) {
+        this(text, signature, null);
+    }
+
+    public static ThinkingBlock redacted(String data) {
+        return new ThinkingBlock("", null, data);
+    }
 }

@@ -273,6 +273,49 @@ class AgentRunTest {
     }
 
     @Test
+    void anthropicRedactedThinkingGoesBackUnchangedInTheToolLoop() throws Exception {
+        String toolTurn = """
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"usage":{"input_tokens":9,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"calculator","input":{}}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"expression\\": \\"2*3\\"}"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":1}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":7}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """;
+        server.then(FakeModelServer.stream(toolTurn, AWKWARD))
+                .then(FakeModelServer.stream(Recordings.ANTHROPIC.text("", List.of("Six."), 1, 1), AWKWARD));
+
+        RecordingSink sink = play(agent(Recordings.ANTHROPIC, TestData.anAgent().tools("calculator").thinkingBudget(2048)), "2 times 3");
+
+        assertThat(sink.only(EventData.ToolEnd.class).output()).isEqualTo("6");
+        JsonNode second = CODEC.mapper().readTree(server.received().get(1).body());
+        JsonNode assistant = second.path("messages").path(1);
+        assertThat(assistant.path("role").asString()).isEqualTo("assistant");
+        assertThat(assistant.path("content").path(0).path("type").asString()).isEqualTo("redacted_thinking");
+        assertThat(assistant.path("content").path(0).path("data").asString()).isEqualTo("EmwKAhgBEgy3va3pzix");
+        assertThat(assistant.path("content").path(1).path("type").asString()).isEqualTo("tool_use");
+        assertThat(second.path("thinking").path("budget_tokens").asInt()).isEqualTo(2048);
+    }
+
+    @Test
     void onceTheToolBudgetIsSpentTheModelMayNoLongerCallTools() throws Exception {
         Recordings format = Recordings.OPENAI;
         for (int i = 0; i < 4; i++) {

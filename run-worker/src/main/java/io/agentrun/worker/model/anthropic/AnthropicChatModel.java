@@ -127,9 +127,10 @@ public final class AnthropicChatModel implements ChatModel {
             switch (block.type) {
                 case "text" -> text.append(block.content);
                 case "thinking" -> thinking.add(new ThinkingBlock(block.content.toString(), block.signature));
+                case "redacted_thinking" -> thinking.add(ThinkingBlock.redacted(block.redactedData));
                 case "tool_use" -> calls.add(new ToolCall(block.id, block.name, block.content.isEmpty() ? "{}" : block.content.toString()));
                 default -> {
-                    // redacted_thinking and other block types are not replayed
+                    // other block types are not replayed
                 }
             }
         }
@@ -198,6 +199,10 @@ public final class AnthropicChatModel implements ChatModel {
             }
             case ModelMessage.Assistant assistant -> {
                 for (ThinkingBlock block : assistant.thinking()) {
+                    if (block.redactedData() != null) {
+                        content.addObject().put("type", "redacted_thinking").put("data", block.redactedData());
+                        continue;
+                    }
                     ObjectNode thinking = content.addObject().put("type", "thinking").put("thinking", block.text());
                     if (block.signature() != null) {
                         thinking.put("signature", block.signature());
@@ -232,6 +237,7 @@ public final class AnthropicChatModel implements ChatModel {
         final String name;
         final StringBuilder content = new StringBuilder();
         String signature;
+        String redactedData = "";
 
         private Block(String type, String id, String name) {
             this.type = type;
@@ -243,6 +249,9 @@ public final class AnthropicChatModel implements ChatModel {
             Block block = new Block(start.path("type").asString(""), start.path("id").asString(""), start.path("name").asString(""));
             if (block.type.equals("text") && start.path("text").isString()) {
                 block.content.append(start.path("text").asString());
+            }
+            if (block.type.equals("redacted_thinking")) {
+                block.redactedData = start.path("data").asString("");
             }
             return block;
         }
