@@ -8,6 +8,7 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -198,7 +198,7 @@ class FaultInjectionIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
             int partitions = admin.describeTopics(List.of(Topics.THREAD_EVENTS)).allTopicNames().get()
                     .get(Topics.THREAD_EVENTS).partitions().size();
-            int partition = Utils.toPositive(Utils.murmur2(threadId.getBytes(StandardCharsets.UTF_8))) % partitions;
+            int partition = RunEventLog.partitionOf(threadId, partitions);
             for (MemberDescription member : admin.describeConsumerGroups(List.of(Topics.RELAY_GROUP)).all().get()
                     .get(Topics.RELAY_GROUP).members()) {
                 if (member.assignment().topicPartitions().stream().anyMatch(tp -> tp.partition() == partition)) {

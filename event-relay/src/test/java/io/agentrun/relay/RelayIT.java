@@ -72,9 +72,7 @@ class RelayIT {
     void aRunsEventsBecomeBufferStateHistoryAndAReleasedLockAndReplaysChangeNothing() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
-        ThreadStore threads = relay.getBean(ThreadStore.class);
-        threads.create(threadId, "p", "assistant");
-        threads.tryLock(threadId, runId);
+        ThreadStore threads = threadHeldBy(threadId, runId);
         List<String> live = listen(runId);
         List<RunEvent> run = run(threadId, runId, "what is up", "Echo #1: what is up");
 
@@ -110,9 +108,7 @@ class RelayIT {
     void aFailedRunLeavesNoHistoryButReleasesTheThread() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
-        ThreadStore threads = relay.getBean(ThreadStore.class);
-        threads.create(threadId, "p", "assistant");
-        threads.tryLock(threadId, runId);
+        ThreadStore threads = threadHeldBy(threadId, runId);
         Instant now = Instant.now();
         send(List.of(
                 event(0, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, RunInput.ofQuery("/fail"), Map.of())),
@@ -130,9 +126,7 @@ class RelayIT {
     void aSecondAttemptReplacesWhatTheFirstStoredInTheHistory() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
-        ThreadStore threads = relay.getBean(ThreadStore.class);
-        threads.create(threadId, "p", "assistant");
-        threads.tryLock(threadId, runId);
+        ThreadStore threads = threadHeldBy(threadId, runId);
         Instant now = Instant.now();
         RunInput question = RunInput.ofQuery("what now");
         send(List.of(
@@ -153,9 +147,7 @@ class RelayIT {
         String threadId = Ids.newThreadId();
         String oldRun = Ids.newRunId();
         String nextRun = Ids.newRunId();
-        ThreadStore threads = relay.getBean(ThreadStore.class);
-        threads.create(threadId, "p", "assistant");
-        threads.tryLock(threadId, nextRun);
+        ThreadStore threads = threadHeldBy(threadId, nextRun);
 
         send(List.of(event(0, oldRun, threadId, Instant.now(), new EventData.RunEnd(RunStatus.COMPLETED, "", Usage.NONE, 1))));
 
@@ -202,6 +194,14 @@ class RelayIT {
         events.add(event(3, runId, threadId, now, new EventData.MessageFinal(messageId, answer, new Usage(1, 2))));
         events.add(event(4, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, answer, new Usage(1, 2), 5)));
         return events;
+    }
+
+    /** A thread of project p whose lock {@code runId} holds, as an api node leaves it when it starts a run. */
+    private static ThreadStore threadHeldBy(String threadId, String runId) {
+        ThreadStore threads = relay.getBean(ThreadStore.class);
+        threads.create(threadId, "p", "assistant");
+        threads.tryLock(threadId, runId);
+        return threads;
     }
 
     private static RunEvent event(long seq, String runId, String threadId, Instant at, EventData data) {

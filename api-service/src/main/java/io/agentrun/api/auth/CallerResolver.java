@@ -1,6 +1,7 @@
 package io.agentrun.api.auth;
 
 import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.core.MethodParameter;
@@ -47,14 +48,9 @@ public final class CallerResolver implements HandlerMethodArgumentResolver {
             throw new ApiProblem(ErrorCode.UNAUTHORIZED, "the API key is not valid");
         }
         if (!stored.projectId().equals(projectId.strip())) {
-            throw new ApiProblem(ErrorCode.FORBIDDEN, "this API key does not belong to project " + sanitized(projectId));
+            throw new ApiProblem(ErrorCode.FORBIDDEN, "this API key does not belong to project " + Echo.of(projectId));
         }
         return new Caller(stored.projectId(), stored.label());
     }
 
-    /** Project ids are echoed in errors; keep whatever a client sent printable and short. */
-    private static String sanitized(String projectId) {
-        String printable = projectId.replaceAll("[^A-Za-z0-9_.:-]", "?");
-        return printable.length() > 64 ? printable.substring(0, 64) + "…" : printable;
-    }
 }

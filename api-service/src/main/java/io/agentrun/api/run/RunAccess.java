@@ -2,6 +2,7 @@ package io.agentrun.api.run;
 
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.platform.store.RunState;
@@ -26,11 +27,11 @@ public final class RunAccess {
     public RunState require(Caller caller, String threadId, String runId) {
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
         if (thread == null || !thread.projectId().equals(caller.projectId())) {
-            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + RunLauncher.printable(threadId) + "' in this project");
+            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
         }
         RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;
         if (run == null || !threadId.equals(run.threadId()) || !run.projectId().equals(caller.projectId())) {
-            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + RunLauncher.printable(runId) + "' in thread " + threadId);
+            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "' in thread " + threadId);
         }
         return run;
     }

@@ -2,6 +2,7 @@ package io.agentrun.api.run;
 
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.stream.LiveEvents;
 import io.agentrun.api.stream.RunSubscription;
@@ -51,7 +52,7 @@ public final class RunLauncher {
      */
     public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request) {
         if (agents.find(caller.projectId(), agentId).isEmpty()) {
-            throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + printable(agentId) + "'");
+            throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
         requireKnownContexts(caller, request.input());
         String runId = Ids.newRunId();
@@ -76,7 +77,7 @@ public final class RunLauncher {
     private void requireKnownContexts(Caller caller, RunInput input) {
         for (String contextId : input.contexts()) {
             if (!contexts.exists(caller.projectId(), contextId)) {
-                throw new ApiProblem(ErrorCode.INVALID_REQUEST, "unknown context '" + printable(contextId) + "' in 'contexts'");
+                throw new ApiProblem(ErrorCode.INVALID_REQUEST, "unknown context '" + Echo.of(contextId) + "' in 'contexts'");
             }
         }
     }
@@ -91,11 +92,11 @@ public final class RunLauncher {
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
         if (thread == null || !thread.projectId().equals(caller.projectId())) {
             // Another project's thread is reported exactly like a missing one.
-            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + printable(threadId) + "' in this project");
+            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
         }
         if (!thread.agentId().equals(agentId)) {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST,
-                    "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + printable(agentId) + "'");
+                    "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + Echo.of(agentId) + "'");
         }
         if (!threads.tryLock(threadId, runId)) {
             throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId + " has an active run; wait for its run_end");
@@ -129,10 +130,6 @@ public final class RunLauncher {
         }
     }
 
-    public static String printable(String value) {
-        String clean = value.replaceAll("[^A-Za-z0-9_.:-]", "?");
-        return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
-    }
 
     private record ThreadClaim(@Nullable String threadId, boolean created) {
         static final ThreadClaim NONE = new ThreadClaim(null, false);

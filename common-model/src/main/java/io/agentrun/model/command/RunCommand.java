@@ -1,5 +1,6 @@
 package io.agentrun.model.command;
 
+import io.agentrun.model.naming.Topics;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,6 +46,6 @@ public record RunCommand(
 
     /** Kafka record key: the thread id, so a thread's commands and events stay ordered; one-off runs use the run id. */
     public String partitionKey() {
-        return threadId != null ? threadId : runId;
+        return Topics.partitionKey(threadId, runId);
     }
 }

@@ -1,5 +1,6 @@
 package io.agentrun.model.event;
 
+import io.agentrun.model.naming.Topics;
 import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -55,6 +56,6 @@ public record RunEvent(
 
     /** Kafka record key: the thread id (one-off runs: the run id). */
     public String partitionKey() {
-        return threadId != null ? threadId : runId;
+        return Topics.partitionKey(threadId, runId);
     }
 }

@@ -17,4 +17,9 @@ public final class Topics {
 
     private Topics() {
     }
+
+    /** The record key of a run's command and events: its thread, so a thread stays ordered; a one-off run's own id. */
+    public static String partitionKey(@org.jspecify.annotations.Nullable String threadId, String runId) {
+        return threadId != null ? threadId : runId;
+    }
 }

@@ -88,7 +88,7 @@ public final class RunEventLog {
     }
 
     /** The default partitioner's choice for a key (murmur2), so readers find what producers wrote. */
-    static int partitionOf(String key, int partitions) {
+    public static int partitionOf(String key, int partitions) {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 

@@ -3,6 +3,7 @@ package io.agentrun.platform.store;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Instant;
@@ -107,7 +108,7 @@ public final class RunStore {
 
     /** The key a run's events are written under: its thread, or itself for one-off runs. */
     public static String partitionKey(RunState state) {
-        return state.threadId() != null ? state.threadId() : state.runId();
+        return Topics.partitionKey(state.threadId(), state.runId());
     }
 
     /** Forgets a run whose command was never sent. */

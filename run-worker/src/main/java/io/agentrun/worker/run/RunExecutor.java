@@ -4,6 +4,7 @@ import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import io.agentrun.model.thread.ChatMessage;
@@ -128,8 +129,9 @@ public final class RunExecutor {
         for (String json : eventLog.read(command.partitionKey(),
                 RunEventLog.From.offset(startOffset, command.createdAt().minus(Duration.ofMinutes(1))),
                 json -> command.runId().equals(codec.peekHeader(json).runId()))) {
-            last = Math.max(last, codec.peekHeader(json).seq());
-            if (codec.decodeEvent(json).data() instanceof EventData.RunEnd end) {
+            RunEvent event = codec.decodeEvent(json);
+            last = Math.max(last, event.seq());
+            if (event.data() instanceof EventData.RunEnd end) {
                 ended = end.status();
             }
         }
