@@ -1,0 +1,201 @@
+package io.agentrun.bench;
+
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code ./agentrun bench}: for each concurrency point and phase kind, drives the pipeline and each
+ * baseline in turn with the same scripted runs, prints a table, ratios and one summary line (last), and
+ * writes the results as JSON (and, for several points, a chart) under {@code bench/results/}.
+ */
+public final class Bench {
+
+    static final String BURST_AGENT = "bench-burst";
+    static final String PACED_AGENT = "bench-paced";
+
+    private final BenchOptions options;
+    private final JsonCodec codec = new JsonCodec();
+    private final Script script;
+    private @Nullable Stack stack;
+
+    private Bench(BenchOptions options) {
+        this.options = options;
+        this.script = new Script(codec, options.words(), options.wordsPerDelta());
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Bench bench = new Bench(options);
+        Runtime.getRuntime().addShutdownHook(new Thread(bench::stopStack, "bench-stop"));
+        try {
+            bench.run();
+        } finally {
+            bench.stopStack();
+        }
+        System.exit(0);
+    }
+
+    private void run() throws Exception {
+        String stamp = Instant.now().toString().replaceAll("[:.]", "-");
+        Path jfrDir = options.jfr() ? options.out().resolve("jfr-" + stamp) : null;
+        Conditions conditions = Conditions.now(options);
+        List<URI> apis = options.targets();
+        String key = options.key();
+        String kafka = options.kafka();
+        String redis = options.redis();
+        if (apis.isEmpty()) {
+            say("starting a local stack: " + options.apis() + " api, " + options.workers() + " worker, " + options.relays() + " relay");
+            Path state = Files.createTempDirectory("agentrun-bench-");
+            stack = Stack.start(options.home(), launcherClasspath(), options.apis(), options.workers(), options.relays(), state, jfrDir);
+            apis = stack.apis();
+            key = stack.apiKey();
+            kafka = stack.kafka();
+            redis = stack.redis();
+        }
+        if (redis != null) {
+            registerAgents(redis);
+        }
+        List<Phase> phases = new ArrayList<>();
+        for (int concurrency : options.concurrency()) {
+            for (String kind : options.kinds()) {
+                long delay = kind.equals("latency") ? options.delayMs() : 0;
+                for (String mode : options.modes()) {
+                    Transport transport = transport(mode, delay, apis, key, kafka, redis);
+                    if (transport == null) {
+                        say("skipping " + mode + ": no " + (mode.equals("kafka-raw") ? "--kafka" : "--redis") + " given");
+                        continue;
+                    }
+                    try (transport) {
+                        phases.add(measure(transport, kind, concurrency, delay));
+                    }
+                }
+            }
+        }
+        Report report = new Report(conditions, options, script.eventsPerRun(), phases);
+        Path json = report.write(codec, options.out(), stamp);
+        System.out.println();
+        System.out.println(report.table());
+        System.out.println(report.ratios());
+        System.out.println("results: " + json);
+        if (options.concurrency().size() > 1) {
+            System.out.println("chart: " + Chart.write(report, options.out(), stamp));
+        }
+        if (jfrDir != null) {
+            stopStack(); // JFR writes its recordings when the JVMs exit
+            System.out.println("profiles: " + jfrDir + "  (jfr print --events jdk.ExecutionSample FILE | jfr summary FILE)");
+        }
+        System.out.println(report.summary());
+    }
+
+    private Phase measure(Transport transport, String kind, int concurrency, long delay) throws Exception {
+        Duration ramp = Duration.ofMillis(Math.min(5_000, concurrency * 2L));
+        if (!options.warmup().isZero()) {
+            Load.drive(transport, Math.min(concurrency, 20), options.warmup(), Duration.ZERO);
+        }
+        Map<String, Long> pids = new LinkedHashMap<>(stack != null ? stack.pids() : Map.of());
+        pids.put("bench", ProcessHandle.current().pid());
+        ProcessStats stats = ProcessStats.start(pids);
+        say(String.format("%-9s %-10s %5d streams, %s", transport.name(), kind, concurrency,
+                delay > 0 ? delay + " ms between deltas" : "no pause"));
+        Phase.Figures figures = Load.drive(transport, concurrency, options.duration(), ramp);
+        Phase phase = new Phase(transport.name(), kind, concurrency, delay, figures, stats.stop());
+        say("  " + Report.line(phase));
+        return phase;
+    }
+
+    private @Nullable Transport transport(String mode, long delay, List<URI> apis, @Nullable String key,
+            @Nullable String kafka, @Nullable String redis) throws Exception {
+        String body = codec.write(Map.of("query", script.query()));
+        return switch (mode) {
+            case "pipeline" -> new SseTransport("pipeline", apis.stream()
+                    .map(api -> api.resolve("/api/v1/agents/" + (delay > 0 ? PACED_AGENT : BURST_AGENT) + "/stream/threads")).toList(),
+                    Map.of("x-api-key", String.valueOf(key), "x-project-id", options.project()), body);
+            case "direct" -> new DirectTransport(new DirectServer(script, delay), body);
+            case "kafka-raw" -> kafka == null ? null : new KafkaRawTransport(kafka, script, delay, 1);
+            case "redis-raw" -> redis == null ? null : new RedisRawTransport(redis, script, delay);
+            default -> throw new IllegalArgumentException(mode);
+        };
+    }
+
+    /** The scripted agents the pipeline phases stream from: one without pauses, one paced like a model. */
+    private void registerAgents(String redisUrl) {
+        RedisClient client = RedisClient.create(redisUrl);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            for (var agent : Map.of(BURST_AGENT, 0L, PACED_AGENT, options.delayMs()).entrySet()) {
+                AgentDefinition definition = new AgentDefinition(agent.getKey(), null, "scripted", null, null, null, null, null,
+                        null, null, 0, null, 0, false, null, new AgentDefinition.ScriptedOptions(options.wordsPerDelta(), agent.getValue()));
+                connection.sync().set(RedisKeys.agent(options.project(), agent.getKey()), codec.write(definition));
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private String launcherClasspath() throws Exception {
+        Path infra = options.home().resolve("infra/target/classes");
+        return Files.readString(infra.resolve("io/agentrun/infra/runtime.classpath")).strip() + java.io.File.pathSeparator + infra;
+    }
+
+    private void stopStack() {
+        Stack running = stack;
+        stack = null;
+        if (running != null) {
+            try {
+                running.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    static void say(String message) {
+        System.out.println("bench: " + message);
+    }
+
+    /** The {@code direct} baseline: its server and the same SSE client the pipeline is measured with. */
+    private static final class DirectTransport implements Transport {
+        private final DirectServer server;
+        private final SseTransport client;
+
+        DirectTransport(DirectServer server, String body) {
+            this.server = server;
+            this.client = new SseTransport("direct", List.of(server.endpoint()), Map.of(), body);
+        }
+
+        @Override
+        public String name() {
+            return "direct";
+        }
+
+        @Override
+        public void run(int slot, RunWatch watch) throws Exception {
+            client.run(slot, watch);
+        }
+
+        @Override
+        public void close() {
+            client.close();
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.agentrun.bench;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options of {@code ./agentrun bench}.
+ *
+ * @param concurrency  the concurrency points, one measured after the other
+ * @param kinds        {@code throughput} (no pause between deltas) and/or {@code latency} (paced deltas)
+ * @param delayMs      pause before each delta in latency phases, like a model's pace
+ * @param targets      api nodes of a running stack; empty = start a local stack
+ */
+record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration duration, Duration warmup, List<String> modes,
+        List<String> kinds, int words, int wordsPerDelta, long delayMs, int apis, int workers, int relays, boolean jfr,
+        List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label) {
+
+    static final String USAGE = """
+            usage: ./agentrun bench [--quick | --sweep] [options]
+              --quick                    one point, 50 streams, 5 s phases (under 3 minutes with the stack start)
+              --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
+              --concurrency N[,M…]       concurrent streams (default 100)
+              --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
+              --modes pipeline,direct,kafka-raw,redis-raw      --kinds throughput,latency
+              --words 20                 words of the query (the reply is 2 longer);  --words-per-delta 2
+              --delay-ms 50              pause before each delta in latency phases
+              --apis N --workers N --relays N   the local stack's size (default 1 each)
+              --jfr                      record a JFR profile of every JVM of the stack (under the results folder)
+              --target URL[,URL…] --key KEY [--project demo] [--kafka HOST:PORT] [--redis URL]   a running stack
+              --out bench/results  --label NAME
+            """;
+
+    static BenchOptions parse(String[] args) {
+        Path home = Path.of(".").toAbsolutePath().normalize();
+        Path out = null;
+        List<Integer> concurrency = List.of(100);
+        Duration duration = Duration.ofSeconds(10);
+        Duration warmup = Duration.ofSeconds(3);
+        List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw");
+        List<String> kinds = List.of("throughput", "latency");
+        int words = 20;
+        int wordsPerDelta = 2;
+        long delayMs = 50;
+        int apis = 1;
+        int workers = 1;
+        int relays = 1;
+        boolean jfr = false;
+        List<URI> targets = List.of();
+        String key = null;
+        String project = "demo";
+        String kafka = null;
+        String redis = null;
+        String label = null;
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--quick" -> {
+                    concurrency = List.of(50);
+                    duration = Duration.ofSeconds(5);
+                    warmup = Duration.ofSeconds(3);
+                    label = label == null ? "quick" : label;
+                    continue;
+                }
+                case "--sweep" -> {
+                    concurrency = List.of(1, 100, 1000, 5000);
+                    label = label == null ? "sweep" : label;
+                    continue;
+                }
+                case "--jfr" -> {
+                    jfr = true;
+                    continue;
+                }
+                case "--home" -> home = Path.of(need(args[i], value)).toAbsolutePath().normalize();
+                case "--out" -> out = Path.of(need(args[i], value)).toAbsolutePath().normalize();
+                case "--concurrency" -> concurrency = Arrays.stream(need(args[i], value).split(",")).map(v -> positive("--concurrency", v)).toList();
+                case "--duration" -> duration = seconds(args[i], value);
+                case "--warmup" -> warmup = seconds(args[i], value);
+                case "--modes" -> modes = List.of(need(args[i], value).split(","));
+                case "--kinds" -> kinds = List.of(need(args[i], value).split(","));
+                case "--words" -> words = positive(args[i], value);
+                case "--words-per-delta" -> wordsPerDelta = positive(args[i], value);
+                case "--delay-ms" -> delayMs = Long.parseLong(need(args[i], value));
+                case "--apis" -> apis = positive(args[i], value);
+                case "--workers" -> workers = positive(args[i], value);
+                case "--relays" -> relays = positive(args[i], value);
+                case "--target" -> targets = Arrays.stream(need(args[i], value).split(",")).map(URI::create).toList();
+                case "--key" -> key = need(args[i], value);
+                case "--project" -> project = need(args[i], value);
+                case "--kafka" -> kafka = need(args[i], value);
+                case "--redis" -> redis = need(args[i], value);
+                case "--label" -> label = need(args[i], value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+            }
+            i++;
+        }
+        if (!targets.isEmpty() && key == null) {
+            throw new IllegalArgumentException("--target needs --key (a secret key of --project)");
+        }
+        List<String> unknown = new ArrayList<>(modes);
+        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw"));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown modes " + unknown);
+        }
+        return new BenchOptions(home, out != null ? out : home.resolve("bench").resolve("results"), concurrency, duration, warmup,
+                modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,
+                label == null ? "run" : label);
+    }
+
+    private static String need(String option, @Nullable String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static int positive(String option, @Nullable String value) {
+        int n = Integer.parseInt(need(option, value).strip());
+        if (n < 1) {
+            throw new IllegalArgumentException(option + " needs a positive number");
+        }
+        return n;
+    }
+
+    private static Duration seconds(String option, @Nullable String value) {
+        String v = need(option, value).strip();
+        return v.endsWith("ms") ? Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)))
+                : Duration.ofMillis((long) (Double.parseDouble(v.replaceAll("s$", "")) * 1000));
+    }
+}

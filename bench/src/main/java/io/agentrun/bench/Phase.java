@@ -1,0 +1,49 @@
+package io.agentrun.bench;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One measured phase: a transport, a concurrency and a pace, with what the clients saw and what each
+ * process of the stack spent meanwhile.
+ *
+ * @param kind {@code throughput} (no pause between deltas: how many events/s get through) or
+ *             {@code latency} (deltas paced like a model: how long each event takes)
+ */
+record Phase(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes) {
+
+    /** What the clients saw. Latencies in milliseconds. */
+    record Figures(double seconds, long runs, long events, double eventsPerSecond, double runsPerSecond,
+            Samples.Percentiles ttfe, Samples.Percentiles delivery, long errors, long failedRuns, long missing,
+            long duplicated, int stuck, Map<String, Integer> errorMessages) {
+
+        static Figures of(List<Load.Client> clients, double seconds, Load.Errors errors) {
+            Samples ttfe = new Samples();
+            Samples delivery = new Samples();
+            long runs = 0;
+            long events = 0;
+            long missing = 0;
+            long duplicated = 0;
+            long failed = 0;
+            for (Load.Client client : clients) {
+                ttfe.addAll(client.ttfe);
+                delivery.addAll(client.delivery);
+                runs += client.runs;
+                events += client.events;
+                missing += client.missing;
+                duplicated += client.duplicated;
+                failed += client.failedRuns;
+            }
+            Map<String, Integer> messages = new TreeMap<>();
+            errors.byMessage.forEach((message, count) -> messages.put(message, count.get()));
+            return new Figures(seconds, runs, events, events / seconds, runs / seconds, ttfe.percentiles(),
+                    delivery.percentiles(), errors.count.get(), failed, missing, duplicated, 0, messages);
+        }
+
+        Figures withStuck(int stuckClients) {
+            return new Figures(seconds, runs, events, eventsPerSecond, runsPerSecond, ttfe, delivery, errors,
+                    failedRuns, missing, duplicated, stuckClients, errorMessages);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.agentrun.bench;
+
+import io.agentrun.model.json.JsonCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The results of one bench: JSON for the record, a table and ratios for people, and the summary line. */
+record Report(Conditions conditions, BenchOptions options, int eventsPerRun, List<Phase> phases) {
+
+    private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw");
+
+    Path write(JsonCodec codec, Path dir, String stamp) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(stamp + "-" + options.label() + ".json");
+        Files.writeString(file, codec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(this));
+        return file;
+    }
+
+    String table() {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+                "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
+                "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "errors lost dup stuck"));
+        for (Phase phase : phases) {
+            out.append(line(phase)).append('\n');
+        }
+        return out.toString();
+    }
+
+    static String line(Phase phase) {
+        Phase.Figures f = phase.figures();
+        return String.format(Locale.ROOT, "%-9s %-10s %6d %9.0f %7.1f | %-27s | %-27s | %d %d %d %d", phase.mode(), phase.kind(),
+                phase.concurrency(), f.eventsPerSecond(), f.runsPerSecond(), ms(f.ttfe()), ms(f.delivery()),
+                f.errors() + f.failedRuns(), f.missing(), f.duplicated(), f.stuck())
+                + (f.errorMessages().isEmpty() ? "" : "  " + f.errorMessages());
+    }
+
+    /** pipeline ÷ baseline for each figure, per point. */
+    String ratios() {
+        StringBuilder out = new StringBuilder("pipeline ÷ baseline (events/s higher is better; latencies lower is better)\n");
+        for (Phase pipeline : phases.stream().filter(p -> p.mode().equals("pipeline")).toList()) {
+            for (String baseline : BASELINES) {
+                find(baseline, pipeline.kind(), pipeline.concurrency()).ifPresent(base -> out.append(String.format(Locale.ROOT,
+                        "  %-10s %5d streams vs %-9s  events/s %.2fx  runs/s %.2fx  ttfe p50 %.2fx p99 %.2fx  delivery p50 %.2fx p99 %.2fx%n",
+                        pipeline.kind(), pipeline.concurrency(), baseline,
+                        ratio(pipeline.figures().eventsPerSecond(), base.figures().eventsPerSecond()),
+                        ratio(pipeline.figures().runsPerSecond(), base.figures().runsPerSecond()),
+                        ratio(pipeline.figures().ttfe().p50(), base.figures().ttfe().p50()),
+                        ratio(pipeline.figures().ttfe().p99(), base.figures().ttfe().p99()),
+                        ratio(pipeline.figures().delivery().p50(), base.figures().delivery().p50()),
+                        ratio(pipeline.figures().delivery().p99(), base.figures().delivery().p99()))));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * One line, last: events/s against each baseline from the throughput phase, latencies from the latency
+     * phase, at the highest concurrency measured; lost and duplicated over every pipeline phase.
+     */
+    String summary() {
+        int top = phases.stream().mapToInt(Phase::concurrency).max().orElse(0);
+        Optional<Phase> throughput = find("pipeline", "throughput", top);
+        Optional<Phase> latency = find("pipeline", "latency", top).or(() -> throughput);
+        long lost = phases.stream().filter(p -> p.mode().equals("pipeline")).mapToLong(p -> p.figures().missing()).sum();
+        long duplicated = phases.stream().filter(p -> p.mode().equals("pipeline")).mapToLong(p -> p.figures().duplicated()).sum();
+        long errors = phases.stream().filter(p -> p.mode().equals("pipeline"))
+                .mapToLong(p -> p.figures().errors() + p.figures().failedRuns() + p.figures().stuck()).sum();
+        String vs = throughput.map(t -> BASELINES.stream()
+                .flatMap(b -> find(b, "throughput", top).stream()
+                        .map(base -> String.format(Locale.ROOT, "%.2fx %s", ratio(t.figures().eventsPerSecond(), base.figures().eventsPerSecond()), b)))
+                .collect(Collectors.joining(", ")) + " events/s").orElse("no throughput phase");
+        String latencies = latency.map(l -> String.format(Locale.ROOT, "ttfe p50 %.1f ms%s; delivery p99 %.1f ms",
+                l.figures().ttfe().p50(),
+                find("direct", l.kind(), top).map(d -> String.format(Locale.ROOT, " (direct %.1f ms)", d.figures().ttfe().p50())).orElse(""),
+                l.figures().delivery().p99())).orElse("no pipeline phase");
+        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams; lost %d, duplicated %d, errors %d",
+                vs, latencies, top, lost, duplicated, errors);
+    }
+
+    Optional<Phase> find(String mode, String kind, int concurrency) {
+        return phases.stream().filter(p -> p.mode().equals(mode) && p.kind().equals(kind) && p.concurrency() == concurrency).findFirst();
+    }
+
+    private static double ratio(double pipeline, double baseline) {
+        return baseline == 0 ? Double.NaN : pipeline / baseline;
+    }
+
+    private static String ms(Samples.Percentiles p) {
+        return String.format(Locale.ROOT, "%.1f/%.1f/%.1f/%.0f", p.p50(), p.p95(), p.p99(), p.max());
+    }
+}
