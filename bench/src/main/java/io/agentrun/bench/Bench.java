@@ -66,6 +66,7 @@ public final class Bench {
         if (apis.isEmpty()) {
             say("starting a local stack: " + options.apis() + " api, " + options.workers() + " worker, " + options.relays() + " relay");
             Path state = Files.createTempDirectory("agentrun-bench-");
+            say("stack pids and logs: " + state);
             stack = Stack.start(options.home(), launcherClasspath(), options.apis(), options.workers(), options.relays(), state, jfrDir);
             apis = stack.apis();
             key = stack.apiKey();
@@ -120,6 +121,7 @@ public final class Bench {
         Phase.Figures figures = Load.drive(transport, concurrency, options.duration(), ramp);
         Phase phase = new Phase(transport.name(), kind, concurrency, delay, figures, stats.stop());
         say("  " + Report.line(phase));
+        say(Report.processes(phase));
         return phase;
     }
 
@@ -133,8 +135,17 @@ public final class Bench {
             case "direct" -> new DirectTransport(new DirectServer(script, delay), body);
             case "kafka-raw" -> kafka == null ? null : new KafkaRawTransport(kafka, script, delay, 1);
             case "redis-raw" -> redis == null ? null : new RedisRawTransport(redis, script, delay);
+            case "share-raw" -> kafka == null ? null : new ShareRawTransport(kafka, delay * (script.eventsPerRun() - 3), shareOverrides());
             default -> throw new IllegalArgumentException(mode);
         };
+    }
+
+    /** Consumer settings to try on the share-raw baseline: system properties {@code bench.share.<setting>}. */
+    private static Map<String, Object> shareOverrides() {
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        System.getProperties().stringPropertyNames().stream().filter(n -> n.startsWith("bench.share."))
+                .forEach(n -> overrides.put(n.substring("bench.share.".length()), System.getProperty(n)));
+        return overrides;
     }
 
     /** The scripted agents the pipeline phases stream from: one without pauses, one paced like a model. */

@@ -26,7 +26,9 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
               --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
               --concurrency N[,M…]       concurrent streams (default 100)
               --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
-              --modes pipeline,direct,kafka-raw,redis-raw      --kinds throughput,latency
+              --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
+                                         share-raw: the command hop alone (a share consumer holding each command
+                                         with RENEW for the run's length); try settings with -Dbench.share.NAME=VALUE
               --words 20                 words of the query (the reply is 2 longer);  --words-per-delta 2
               --delay-ms 50              pause before each delta in latency phases
               --apis N --workers N --relays N   the local stack's size (default 1 each)
@@ -102,7 +104,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
             throw new IllegalArgumentException("--target needs --key (a secret key of --project)");
         }
         List<String> unknown = new ArrayList<>(modes);
-        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw"));
+        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "share-raw"));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown modes " + unknown);
         }

@@ -47,6 +47,7 @@ final class Load {
     static final class Client {
         final Samples ttfe = new Samples();
         final Samples delivery = new Samples();
+        final Samples firstDelivery = new Samples();
         final int slot;
         final long startAt;
         final long stopAt;
@@ -90,6 +91,9 @@ final class Load {
                 ttfe.add(watch.ttfeMicros());
             }
             delivery.addAll(watch.delivery);
+            if (watch.firstDeliveryMicros() >= 0) {
+                firstDelivery.add(watch.firstDeliveryMicros());
+            }
             events += watch.events();
             missing += watch.missing();
             duplicated += watch.duplicated();

@@ -13,14 +13,20 @@ import java.util.TreeMap;
  */
 record Phase(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes) {
 
-    /** What the clients saw. Latencies in milliseconds. */
+    /**
+     * What the clients saw. Latencies in milliseconds.
+     *
+     * @param runStartDelivery delivery latency of {@code run_start} alone: time to first event minus this is
+     *                         how long the request took to become a running run (command hop, worker pick-up)
+     */
     record Figures(double seconds, long runs, long events, double eventsPerSecond, double runsPerSecond,
-            Samples.Percentiles ttfe, Samples.Percentiles delivery, long errors, long failedRuns, long missing,
+            Samples.Percentiles ttfe, Samples.Percentiles delivery, Samples.Percentiles runStartDelivery, long errors, long failedRuns, long missing,
             long duplicated, int stuck, Map<String, Integer> errorMessages) {
 
         static Figures of(List<Load.Client> clients, double seconds, Load.Errors errors) {
             Samples ttfe = new Samples();
             Samples delivery = new Samples();
+            Samples firstDelivery = new Samples();
             long runs = 0;
             long events = 0;
             long missing = 0;
@@ -29,6 +35,7 @@ record Phase(String mode, String kind, int concurrency, long delayMs, Figures fi
             for (Load.Client client : clients) {
                 ttfe.addAll(client.ttfe);
                 delivery.addAll(client.delivery);
+                firstDelivery.addAll(client.firstDelivery);
                 runs += client.runs;
                 events += client.events;
                 missing += client.missing;
@@ -38,11 +45,11 @@ record Phase(String mode, String kind, int concurrency, long delayMs, Figures fi
             Map<String, Integer> messages = new TreeMap<>();
             errors.byMessage.forEach((message, count) -> messages.put(message, count.get()));
             return new Figures(seconds, runs, events, events / seconds, runs / seconds, ttfe.percentiles(),
-                    delivery.percentiles(), errors.count.get(), failed, missing, duplicated, 0, messages);
+                    delivery.percentiles(), firstDelivery.percentiles(), errors.count.get(), failed, missing, duplicated, 0, messages);
         }
 
         Figures withStuck(int stuckClients) {
-            return new Figures(seconds, runs, events, eventsPerSecond, runsPerSecond, ttfe, delivery, errors,
+            return new Figures(seconds, runs, events, eventsPerSecond, runsPerSecond, ttfe, delivery, runStartDelivery, errors,
                     failedRuns, missing, duplicated, stuckClients, errorMessages);
         }
     }

@@ -23,20 +23,28 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
 
     String table() {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
-                "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "errors lost dup stuck"));
+                "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %-9s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
+                "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "start p50", "errors lost dup stuck"));
         for (Phase phase : phases) {
-            out.append(line(phase)).append('\n');
+            out.append(line(phase)).append('\n').append(processes(phase)).append('\n');
         }
         return out.toString();
     }
 
     static String line(Phase phase) {
         Phase.Figures f = phase.figures();
-        return String.format(Locale.ROOT, "%-9s %-10s %6d %9.0f %7.1f | %-27s | %-27s | %d %d %d %d", phase.mode(), phase.kind(),
+        return String.format(Locale.ROOT, "%-9s %-10s %6d %9.0f %7.1f | %-27s | %-27s | %9.1f | %d %d %d %d", phase.mode(), phase.kind(),
                 phase.concurrency(), f.eventsPerSecond(), f.runsPerSecond(), ms(f.ttfe()), ms(f.delivery()),
+                f.ttfe().p50() - f.runStartDelivery().p50(),
                 f.errors() + f.failedRuns(), f.missing(), f.duplicated(), f.stuck())
                 + (f.errorMessages().isEmpty() ? "" : "  " + f.errorMessages());
+    }
+
+    /** CPU (cores) and peak resident memory of each process during the phase. */
+    static String processes(Phase phase) {
+        return phase.processes().stream()
+                .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %.0f MiB", u.process(), u.cpuCores(), u.peakRssMib()))
+                .collect(Collectors.joining(", ", "    ", ""));
     }
 
     /** pipeline ÷ baseline for each figure, per point. */

@@ -15,6 +15,7 @@ final class RunWatch {
     private final CountDownLatch end = new CountDownLatch(1);
     private long startNanos = System.nanoTime();
     private long ttfeMicros = -1;
+    private long firstDeliveryMicros = -1;
     private long nextSeq;
     private long events;
     private long missing;
@@ -39,7 +40,11 @@ final class RunWatch {
         missing += event.seq() - nextSeq;
         nextSeq = event.seq() + 1;
         events++;
-        delivery.add(Math.max(0, receivedMicros - event.createdAtMillis() * 1000));
+        long deliveryMicros = Math.max(0, receivedMicros - event.createdAtMillis() * 1000);
+        delivery.add(deliveryMicros);
+        if (firstDeliveryMicros < 0) {
+            firstDeliveryMicros = deliveryMicros;
+        }
         failed |= event.type().equals("error");
         if (event.isRunEnd()) {
             ended = true;
@@ -57,6 +62,11 @@ final class RunWatch {
 
     long ttfeMicros() {
         return ttfeMicros;
+    }
+
+    /** Delivery latency of the run's first event: what of the time to first event is after the worker wrote it. */
+    long firstDeliveryMicros() {
+        return firstDeliveryMicros;
     }
 
     long events() {
