@@ -14,7 +14,7 @@ record Conditions(Instant startedAt, int cpus, String loadAverage, String java, 
                 System.getProperty("java.vm.name") + " " + Runtime.version(), totalMemoryMib(), options.toString());
     }
 
-    private static String currentLoadAverage() {
+    static String currentLoadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {

@@ -46,8 +46,12 @@ final class KafkaRawTransport implements Transport {
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.LINGER_MS_CONFIG, lingerMs),
                 new StringSerializer(), new StringSerializer());
-        consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap, ConsumerConfig.GROUP_ID_CONFIG, topic,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("bootstrap.servers", bootstrap, ConsumerConfig.GROUP_ID_CONFIG, topic,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
+        // settings to try, as -Dbench.kafka.NAME=VALUE (e.g. group.protocol=consumer, the relay's)
+        System.getProperties().stringPropertyNames().stream().filter(n -> n.startsWith("bench.kafka."))
+                .forEach(n -> config.put(n.substring("bench.kafka.".length()), System.getProperty(n)));
+        consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
         List<TopicPartition> partitions = java.util.stream.IntStream.range(0, PARTITIONS)
                 .mapToObj(p -> new TopicPartition(topic, p)).toList();
         for (int p = 0; p < PARTITIONS; p++) {

@@ -8,10 +8,12 @@ import java.util.TreeMap;
  * One measured phase: a transport, a concurrency and a pace, with what the clients saw and what each
  * process of the stack spent meanwhile.
  *
+ * @param loadAverage {@code /proc/loadavg} at the end of the phase: how busy the machine was (others share it)
  * @param kind {@code throughput} (no pause between deltas: how many events/s get through) or
  *             {@code latency} (deltas paced like a model: how long each event takes)
  */
-record Phase(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes) {
+record Phase(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes,
+        String loadAverage) {
 
     /**
      * What the clients saw. Latencies in milliseconds.

@@ -44,7 +44,7 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
     static String processes(Phase phase) {
         return phase.processes().stream()
                 .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %.0f MiB", u.process(), u.cpuCores(), u.peakRssMib()))
-                .collect(Collectors.joining(", ", "    ", ""));
+                .collect(Collectors.joining(", ", "    ", "; load " + phase.loadAverage()));
     }
 
     /** pipeline ÷ baseline for each figure, per point. */
