@@ -110,6 +110,9 @@ public final class LocalStack {
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
                 "REDIS_URL", redisUrl,
                 "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always");
+        // For `./agentrun replay | tail | rebuild-state`, which read the same Kafka and Redis as this stack.
+        Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers()
+                + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
         for (int i = 1; i <= options.relays(); i++) {
             service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
         }
