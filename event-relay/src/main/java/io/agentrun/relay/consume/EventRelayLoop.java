@@ -47,6 +47,8 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final RelaySettings settings;
 
     private final LongAdder failedBatches = new LongAdder();
+    private final RelayMetrics metrics;
+    private volatile long lag;
 
     private volatile boolean stopping;
     private volatile boolean running;
@@ -54,6 +56,11 @@ public final class EventRelayLoop implements SmartLifecycle {
     private Thread loop;
 
     public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
+        this(clients, codec, applier, settings, RelayMetrics.NONE);
+    }
+
+    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayMetrics metrics) {
+        this.metrics = metrics;
         this.clients = clients;
         this.codec = codec;
         this.applier = applier;
@@ -90,6 +97,11 @@ public final class EventRelayLoop implements SmartLifecycle {
         return failedBatches.sum();
     }
 
+    /** Records in this relay's partitions not yet applied, as of its last poll. */
+    public long lag() {
+        return lag;
+    }
+
     @Override
     public boolean isRunning() {
         return running;
@@ -102,6 +114,7 @@ public final class EventRelayLoop implements SmartLifecycle {
                 if (!records.isEmpty()) {
                     relay(records);
                 }
+                lag = currentLag();
             }
         } catch (RuntimeException e) {
             log.error("event relay loop failed; another relay takes over this one's partitions", e);
@@ -122,17 +135,21 @@ public final class EventRelayLoop implements SmartLifecycle {
     private void relay(ConsumerRecords<String, byte[]> records) {
         List<CompletableFuture<Void>> writes = new ArrayList<>(records.count() + 1);
         writes.add(applier.beginBatch());
+        long[] createdAt = new long[records.count()];
+        int decoded = 0;
         for (ConsumerRecord<String, byte[]> record : records) {
             String json = new String(record.value(), StandardCharsets.UTF_8);
             try {
                 RunEvent event = codec.decodeEvent(record.value());
                 writes.add(applier.apply(event, json, record.partition(), record.offset()));
+                createdAt[decoded++] = event.createdAt().toEpochMilli();
             } catch (CodecException e) {
                 log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
             }
         }
         try {
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            metrics.applied(createdAt, decoded);
             consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
                 if (error != null) {
                     log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
@@ -147,6 +164,15 @@ public final class EventRelayLoop implements SmartLifecycle {
             Thread.currentThread().interrupt();
             rewind(records);
         }
+    }
+
+    /** From the consumer's own fetch positions: no request to the broker. */
+    private long currentLag() {
+        long sum = 0;
+        for (TopicPartition partition : consumer.assignment()) {
+            sum += consumer.currentLag(partition).orElse(0);
+        }
+        return sum;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {

@@ -7,6 +7,7 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.CancellationWatcher;
 import io.agentrun.worker.run.RunExecutor;
+import io.agentrun.platform.observe.LogContext;
 import io.agentrun.worker.run.RunOutcome;
 import io.agentrun.worker.run.WorkerSettings;
 import java.time.Duration;
@@ -72,6 +73,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     /** Written by run threads, read by the loop: wakes a full loop as soon as a run ends. */
     private final BlockingQueue<Position> ended = new LinkedBlockingQueue<>();
     private final AtomicInteger executing = new AtomicInteger();
+    private final LongAdder redelivered = new LongAdder();
     private final Map<AcknowledgeType, LongAdder> acknowledged = new EnumMap<>(AcknowledgeType.class);
 
     private volatile boolean stopping;
@@ -114,6 +116,16 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return !stopped;
+    }
+
+    /** Runs executing on this worker now. */
+    public int executingCount() {
+        return executing.get();
+    }
+
+    /** Commands this worker received on their second or later delivery (another worker died or handed them back). */
+    public long redeliveredCount() {
+        return redelivered.sum();
     }
 
     /** How many deliveries this worker acknowledged with {@code type} (RENEW counts every renewal). */
@@ -278,6 +290,9 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
             return AcknowledgeType.REJECT;
         }
         int delivery = record.deliveryCount().map(Short::intValue).orElse(1);
+        if (delivery > 1) {
+            redelivered.increment();
+        }
         Running run = new Running(new CancelToken());
         executing.incrementAndGet();
         try {
@@ -292,7 +307,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     /** On the run's own thread: everything that may block (Redis, Kafka, the model) happens here, never in the loop. */
     private void execute(RunCommand command, int delivery, Running run, Position position) {
-        try {
+        try (var context = LogContext.of(command.runId(), command.threadId(), command.projectId())) {
             cancellations.track(command.runId(), run.token);
             run.outcome = executor.execute(command, delivery, run.token);
         } catch (RuntimeException e) {

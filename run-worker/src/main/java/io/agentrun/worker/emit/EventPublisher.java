@@ -18,14 +18,27 @@ public final class EventPublisher implements DisposableBean {
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
     private final JsonCodec codec;
+    private final Listener listener;
+
+    /** Hears each event as it is published (metrics); runs on the run's thread, so it must be quick. */
+    @FunctionalInterface
+    public interface Listener {
+        void published(RunEvent event);
+    }
 
     public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId) {
+        this(clients, codec, clientId, event -> { });
+    }
+
+    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, Listener listener) {
         this.producer = clients.producer(clientId);
         this.topic = clients.settings().eventsTopic();
         this.codec = codec;
+        this.listener = listener;
     }
 
     public CompletableFuture<RecordMetadata> publish(RunEvent event) {
+        listener.published(event);
         CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
         try {
             producer.send(new ProducerRecord<>(topic, event.partitionKey(), codec.encode(event)), (metadata, error) -> {
