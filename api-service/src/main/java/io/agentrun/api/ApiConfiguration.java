@@ -15,7 +15,9 @@ import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.stream.Backlog;
 import io.agentrun.api.stream.LiveEvents;
 import io.agentrun.api.stream.NodeDrain;
+import io.agentrun.api.observe.StreamMetrics;
 import io.agentrun.api.stream.SseForwarder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.agentrun.api.stream.ResumeBuffer;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
@@ -88,8 +90,8 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec) {
-        return new SseForwarder(settings, drain, canceller, codec);
+    SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, MeterRegistry registry) {
+        return new SseForwarder(settings, drain, canceller, codec, new StreamMetrics(registry));
     }
 
     @Bean

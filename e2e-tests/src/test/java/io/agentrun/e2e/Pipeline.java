@@ -99,6 +99,16 @@ final class Pipeline implements AutoCloseable {
         return baseOf(apis.get(node));
     }
 
+    /** A worker's management endpoints (health, /actuator/prometheus). */
+    URI worker(int node) {
+        return baseOf(workers.get(node));
+    }
+
+    /** A relay's management endpoints. */
+    URI relay(int node) {
+        return baseOf(relays.get(node));
+    }
+
     static URI baseOf(ConfigurableApplicationContext api) {
         int port = ((WebServerApplicationContext) api).getWebServer().getPort();
         return URI.create("http://localhost:" + port);

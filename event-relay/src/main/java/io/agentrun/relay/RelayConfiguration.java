@@ -7,7 +7,9 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
+import io.agentrun.relay.consume.RelayMetrics;
 import io.agentrun.relay.consume.RelaySettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -30,7 +32,9 @@ class RelayConfiguration {
 
     @Bean
     EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
-            TopicProvisioner topicsReady) {
-        return new EventRelayLoop(clients, codec, applier, settings);
+            TopicProvisioner topicsReady, MeterRegistry registry) {
+        EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayMetrics(registry));
+        RelayMetrics.bind(registry, loop);
+        return loop;
     }
 }

@@ -56,7 +56,8 @@ class RelayIT {
                 "--agentrun.kafka.events-topic=" + EVENTS,
                 "--agentrun.kafka.event-partitions=2",
                 "--agentrun.kafka.relay-group=relays." + SUFFIX,
-                "--agentrun.relay.poll-timeout=100ms");
+                "--agentrun.relay.poll-timeout=100ms",
+                "--server.port=0");
         redis = relay.getBean(RedisConnections.class);
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());

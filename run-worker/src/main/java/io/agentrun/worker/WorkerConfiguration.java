@@ -17,6 +17,8 @@ import io.agentrun.worker.cancel.CancellationWatcher;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
 import io.agentrun.worker.dispatch.ShareGroupSettings;
 import io.agentrun.worker.emit.EventPublisher;
+import io.agentrun.worker.observe.WorkerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelRegistry;
 import io.agentrun.worker.model.ScriptedModel;
@@ -135,8 +137,14 @@ class WorkerConfiguration {
     // --- runs ---
 
     @Bean
-    EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady) {
-        return new EventPublisher(clients, codec, settings.id() + "-events");
+    WorkerMetrics workerMetrics(MeterRegistry registry) {
+        return new WorkerMetrics(registry);
+    }
+
+    @Bean
+    EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady,
+            WorkerMetrics metrics) {
+        return new EventPublisher(clients, codec, settings.id() + "-events", metrics);
     }
 
     @Bean(destroyMethod = "shutdownNow")
@@ -168,8 +176,10 @@ class WorkerConfiguration {
     @Bean
     ShareGroupDispatcher shareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunExecutor executor,
             CancellationWatcher cancellations, WorkerSettings settings, ExecutorService runThreads,
-            TopicProvisioner topicsReady) {
+            TopicProvisioner topicsReady, WorkerMetrics metrics) {
         ShareGroupSettings.apply(clients);
-        return new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
+        ShareGroupDispatcher dispatcher = new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
+        metrics.bind(dispatcher);
+        return dispatcher;
     }
 }

@@ -114,10 +114,10 @@ public final class LocalStack {
         Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers()
                 + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
         for (int i = 1; i <= options.relays(); i++) {
-            service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
+            service("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
         }
         for (int i = 1; i <= options.workers(); i++) {
-            service("worker-" + i, "run-worker", shared, List.of("--agentrun.worker.id=worker-" + i));
+            service("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i));
         }
         List<Integer> apiPorts = new ArrayList<>();
         for (int i = 1; i <= options.apis(); i++) {
@@ -271,6 +271,13 @@ public final class LocalStack {
             }
         }
         Files.createDirectories(state.resolve("logs"));
+    }
+
+    /** Workers and relays serve only health and metrics; each gets a free port, kept across restarts. */
+    private static Map<String, String> withManagementPort(Map<String, String> shared) {
+        Map<String, String> env = new java.util.HashMap<>(shared);
+        env.put("PORT", Integer.toString(Ports.freePort()));
+        return env;
     }
 
     private void writePid(String name, long pid) throws IOException {

@@ -5,6 +5,8 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.DependencyCheck;
+import io.agentrun.platform.observe.DependencyHealth;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
@@ -12,6 +14,9 @@ import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,6 +25,8 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class})
 public class PlatformConfiguration {
+
+    private static final Duration CHECK_TTL = Duration.ofSeconds(5);
 
     @Bean
     JsonCodec jsonCodec() {
@@ -47,6 +54,25 @@ public class PlatformConfiguration {
     @Bean(destroyMethod = "close")
     RedisConnections redisConnections(RedisSettings settings) {
         return new RedisConnections(settings);
+    }
+
+    /** Component {@code redis} of /actuator/health and of the readiness group; gauge agentrun.dependency.up{dependency=redis}. */
+    @Bean
+    DependencyHealth redisHealthIndicator(RedisConnections redis) {
+        return new DependencyHealth(new DependencyCheck("redis", CHECK_TTL, () -> redis.sync().ping()));
+    }
+
+    /** The client the Kafka check asks through; one for the process's life. */
+    @Bean(destroyMethod = "close")
+    Admin healthCheckAdmin(KafkaClients clients) {
+        return clients.admin("agentrun-health-" + ProcessHandle.current().pid());
+    }
+
+    /** Component {@code kafka}: the cluster answers a metadata request. */
+    @Bean
+    DependencyHealth kafkaHealthIndicator(Admin healthCheckAdmin) {
+        return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL,
+                () -> healthCheckAdmin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size() + " broker(s)"));
     }
 
     @Bean

@@ -1,0 +1,63 @@
+package io.agentrun.api.observe;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Stream meters of one api node: {@code agentrun.sse.connections} (open now),
+ * {@code agentrun.stream.first_event{agent}} (request reached the stream → first event written: what a
+ * user waits before anything appears) and {@code agentrun.event.delivery} (an event's {@code created_at} on
+ * the worker → written to the client's socket: the whole pipeline's latency, across hosts' clocks).
+ */
+public final class StreamMetrics {
+
+    private static final String CREATED_AT = "\"created_at\":\"";
+
+    private final MeterRegistry registry;
+    private final AtomicInteger open = new AtomicInteger();
+    private final Timer delivery;
+
+    public StreamMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("agentrun.sse.connections", open, AtomicInteger::get)
+                .description("SSE connections open on this api node").register(registry);
+        this.delivery = Timer.builder("agentrun.event.delivery")
+                .description("From an event's created_at to its SSE write on this node")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    public void opened() {
+        open.incrementAndGet();
+    }
+
+    public void closed() {
+        open.decrementAndGet();
+    }
+
+    public void firstEvent(String agentId, long streamStartNanos) {
+        Timer.builder("agentrun.stream.first_event").description("From the stream request to its first event written")
+                .tag("agent", agentId).publishPercentileHistogram().register(registry)
+                .record(System.nanoTime() - streamStartNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Reads {@code created_at} straight from the envelope text: no JSON parse per event on the hot path. */
+    public void delivered(String envelopeJson) {
+        int at = envelopeJson.indexOf(CREATED_AT);
+        if (at < 0) {
+            return;
+        }
+        int from = at + CREATED_AT.length();
+        int to = envelopeJson.indexOf('"', from);
+        try {
+            long created = Instant.parse(envelopeJson.substring(from, to)).toEpochMilli();
+            delivery.record(Math.max(0, System.currentTimeMillis() - created), TimeUnit.MILLISECONDS);
+        } catch (DateTimeParseException | StringIndexOutOfBoundsException e) {
+            // not an envelope this node can time; the event itself was delivered
+        }
+    }
+}
