@@ -14,6 +14,7 @@ public final class Ids {
     public static final String RUN = "run_";
     public static final String MESSAGE = "msg_";
     public static final String TOOL_CALL = "call_";
+    public static final String KEY = "key_";
 
     private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
     private static final int RANDOM_CHARS = 26; // 26 * 5 = 130 bits
@@ -29,6 +30,10 @@ public final class Ids {
 
     public static String newRunId() {
         return next(RUN);
+    }
+
+    public static String newKeyId() {
+        return next(KEY);
     }
 
     public static String newMessageId() {
