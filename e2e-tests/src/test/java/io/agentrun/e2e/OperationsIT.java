@@ -58,6 +58,33 @@ class OperationsIT {
     }
 
     @Test
+    void theAdminEndpointServesTheSameReplayToTheOperatorOnly() throws Exception {
+        HttpResponse<InputStream> streamed = client.openStream("assistant", null, ApiClient.body("for the operator"));
+        String threadId = streamed.headers().firstValue("x-thread-id").orElseThrow();
+        byte[] seen = eventBytes(streamed);
+        String path = "/admin/v1/threads/" + threadId + "/events";
+        ApiClient operator = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
+
+        HttpResponse<String> sse = operator.get(path + "?format=sse");
+        HttpResponse<String> jsonl = operator.get(path);
+        HttpResponse<String> unknown = operator.get("/admin/v1/threads/thr_nosuchthread/events");
+        HttpResponse<String> badTime = operator.get(path + "?from=yesterday");
+        HttpResponse<String> asClient = client.get(path);
+
+        assertThat(sse.statusCode()).isEqualTo(200);
+        assertThat(sse.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
+        assertThat(sse.body()).isEqualTo(new String(seen, StandardCharsets.UTF_8));
+        assertThat(jsonl.statusCode()).isEqualTo(200);
+        assertThat(jsonl.headers().firstValue("content-type").orElse("")).startsWith("application/x-ndjson");
+        assertThat(jsonl.body().lines()).hasSize(new String(seen, StandardCharsets.UTF_8).split("\n\n").length)
+                .allSatisfy(line -> assertThat(line).startsWith("{\"type\":"));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("\"code\":\"thread_not_found\"");
+        assertThat(badTime.statusCode()).isEqualTo(400);
+        assertThat(asClient.statusCode()).isEqualTo(401);
+    }
+
+    @Test
     void jsonlIsOneEnvelopePerLineAndPrettyIsReadable() {
         var response = client.stream("assistant", null, ApiClient.body("hello replay"));
         String threadId = response.header("x-thread-id");
