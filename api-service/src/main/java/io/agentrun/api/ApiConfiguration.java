@@ -26,8 +26,9 @@ import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.stream.Backlog;
 import io.agentrun.api.stream.LiveEvents;
 import io.agentrun.api.stream.NodeDrain;
-import io.agentrun.api.observe.StreamMetrics;
+import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.stream.SseForwarder;
+import io.agentrun.platform.observe.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.agentrun.api.stream.ResumeBuffer;
 import io.agentrun.model.json.JsonCodec;
@@ -144,8 +145,9 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, MeterRegistry registry) {
-        return new SseForwarder(settings, drain, canceller, codec, new StreamMetrics(registry));
+    SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, MeterRegistry registry,
+            Tracing tracing) {
+        return new SseForwarder(settings, drain, canceller, codec, new StreamTelemetry(registry, tracing.tracer()));
     }
 
     @Bean
@@ -154,8 +156,8 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady) {
-        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid());
+    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady, Tracing tracing) {
+        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), tracing.tracer());
     }
 
     @Bean

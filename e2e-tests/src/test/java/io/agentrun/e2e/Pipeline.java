@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -31,9 +32,18 @@ final class Pipeline implements AutoCloseable {
     private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
     private final List<ConfigurableApplicationContext> relays = new ArrayList<>();
     private final Map<String, Object> overrides;
+    private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
     private Pipeline(Map<String, Object> overrides) {
         this.overrides = overrides;
+    }
+
+    /** As {@link #start(int, int, int, Map)}, with {@code initializer} applied to every context (e.g. to add a test bean). */
+    static Pipeline start(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        Pipeline pipeline = new Pipeline(overrides);
+        pipeline.initializer = initializer;
+        return pipeline.startAll(apiCount, workerCount, relayCount);
     }
 
     static Pipeline start(int apiCount, int workerCount, int relayCount) {
@@ -42,7 +52,11 @@ final class Pipeline implements AutoCloseable {
 
     /** @param overrides extra properties for every context, e.g. {@code agentrun.api.one-off-timeout} */
     static Pipeline start(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides) {
-        Pipeline pipeline = new Pipeline(overrides);
+        return new Pipeline(overrides).startAll(apiCount, workerCount, relayCount);
+    }
+
+    private Pipeline startAll(int apiCount, int workerCount, int relayCount) {
+        Pipeline pipeline = this;
         try {
             for (int i = 0; i < relayCount; i++) {
                 pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i)));
@@ -94,7 +108,7 @@ final class Pipeline implements AutoCloseable {
         Map<String, Object> props = properties();
         props.putAll(extra);
         // As command-line arguments: they outrank the services' own configuration files.
-        return builder.run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        return builder.initializers(initializer).run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
     }
 
     URI api(int node) {

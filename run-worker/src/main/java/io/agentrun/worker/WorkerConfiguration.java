@@ -4,6 +4,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
@@ -17,8 +18,6 @@ import io.agentrun.worker.cancel.CancellationWatcher;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
 import io.agentrun.worker.dispatch.ShareGroupSettings;
 import io.agentrun.worker.emit.EventPublisher;
-import io.agentrun.worker.observe.WorkerMetrics;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelRegistry;
 import io.agentrun.worker.model.ScriptedModel;
@@ -26,6 +25,7 @@ import io.agentrun.worker.model.anthropic.AnthropicChatModel;
 import io.agentrun.worker.model.http.ProviderHttp;
 import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.openai.OpenAiChatModel;
+import io.agentrun.worker.observe.WorkerMetrics;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.WorkerSettings;
 import io.agentrun.worker.tool.CalculatorTool;
@@ -35,6 +35,7 @@ import io.agentrun.worker.tool.Tool;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
 import io.agentrun.worker.tool.WaitTool;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -125,13 +126,14 @@ class WorkerConfiguration {
     }
 
     @Bean
-    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
-        return new ToolRunner(tools, settings, toolThreads, codec);
+    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec, Tracing tracing) {
+        return new ToolRunner(tools, settings, toolThreads, codec, tracing.tracer());
     }
 
     @Bean
-    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
-        return new AgentLoop(models, tools, toolRunner, settings, codec);
+    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            Tracing tracing) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, tracing.tracer());
     }
 
     // --- runs ---
@@ -176,10 +178,11 @@ class WorkerConfiguration {
     @Bean
     ShareGroupDispatcher shareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunExecutor executor,
             CancellationWatcher cancellations, WorkerSettings settings, ExecutorService runThreads,
-            TopicProvisioner topicsReady, WorkerMetrics metrics) {
+            TopicProvisioner topicsReady, WorkerMetrics metrics, Tracing tracing) {
         ShareGroupSettings.apply(clients);
         ShareGroupDispatcher dispatcher = new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
         metrics.bind(dispatcher);
+        dispatcher.traceWith(tracing.tracer());
         return dispatcher;
     }
 }

@@ -1,6 +1,6 @@
 package io.agentrun.api.stream;
 
-import io.agentrun.api.observe.StreamMetrics;
+import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.ApiSettings;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.json.JsonCodec;
@@ -31,9 +31,9 @@ public final class SseForwarder {
     private final NodeDrain drain;
     private final RunCanceller canceller;
     private final JsonCodec codec;
-    private final StreamMetrics metrics;
+    private final StreamTelemetry metrics;
 
-    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamMetrics metrics) {
+    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry metrics) {
         this.metrics = metrics;
         this.settings = settings;
         this.drain = drain;
@@ -59,11 +59,11 @@ public final class SseForwarder {
         response.setHeader(RUN_HEADER, run.runId());
         try (events; var context = LogContext.of(run.runId(), run.threadId(), run.projectId())) {
             SseWriter sse = SseWriter.open(response);
-            metrics.opened();
+            var delivery = metrics.opened(run.runId());
             try {
                 forward(events, sse, run, began);
             } finally {
-                metrics.closed();
+                metrics.closed(delivery);
             }
         } catch (IOException clientGone) {
             if (cancelOnDisconnect) {

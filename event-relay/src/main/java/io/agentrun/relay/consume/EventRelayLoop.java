@@ -5,6 +5,7 @@ import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.relay.apply.EventApplier;
+import io.opentelemetry.api.trace.Span;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final RelaySettings settings;
 
     private final LongAdder failedBatches = new LongAdder();
-    private final RelayMetrics metrics;
+    private final RelayTelemetry metrics;
     private volatile long lag;
 
     private volatile boolean stopping;
@@ -56,10 +57,10 @@ public final class EventRelayLoop implements SmartLifecycle {
     private Thread loop;
 
     public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
-        this(clients, codec, applier, settings, RelayMetrics.NONE);
+        this(clients, codec, applier, settings, RelayTelemetry.NONE);
     }
 
-    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayMetrics metrics) {
+    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayTelemetry metrics) {
         this.metrics = metrics;
         this.clients = clients;
         this.codec = codec;
@@ -137,12 +138,17 @@ public final class EventRelayLoop implements SmartLifecycle {
         writes.add(applier.beginBatch());
         long[] createdAt = new long[records.count()];
         int decoded = 0;
+        List<Span> spans = new ArrayList<>(0);
         for (ConsumerRecord<String, byte[]> record : records) {
             String json = new String(record.value(), StandardCharsets.UTF_8);
             try {
                 RunEvent event = codec.decodeEvent(record.value());
                 writes.add(applier.apply(event, json, record.partition(), record.offset()));
                 createdAt[decoded++] = event.createdAt().toEpochMilli();
+                Span span = metrics.applying(record, event);
+                if (span != null) {
+                    spans.add(span);
+                }
             } catch (CodecException e) {
                 log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
             }
@@ -150,6 +156,7 @@ public final class EventRelayLoop implements SmartLifecycle {
         try {
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             metrics.applied(createdAt, decoded);
+            RelayTelemetry.ended(spans, true);
             consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
                 if (error != null) {
                     log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
@@ -157,11 +164,13 @@ public final class EventRelayLoop implements SmartLifecycle {
             });
         } catch (ExecutionException | TimeoutException e) {
             failedBatches.increment();
+            RelayTelemetry.ended(spans, false);
             log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
             rewind(records);
             pause(settings.retryBackoff());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            RelayTelemetry.ended(spans, false);
             rewind(records);
         }
     }

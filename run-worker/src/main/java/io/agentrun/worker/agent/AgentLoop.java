@@ -7,6 +7,7 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelException;
@@ -19,6 +20,12 @@ import io.agentrun.worker.model.ToolCall;
 import io.agentrun.worker.model.ToolSpec;
 import io.agentrun.worker.tool.ContextSearchTool;
 import io.agentrun.worker.tool.ToolRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +48,16 @@ public final class AgentLoop {
     private final ToolRunner toolRunner;
     private final ModelSettings settings;
     private final JsonCodec codec;
+    private final Tracer tracer;
 
     public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
+        this(models, tools, toolRunner, settings, codec, TracerProvider.noop().get("none"));
+    }
+
+    /** @param tracer one span per model call ({@code agentrun.model.call}), in the run's trace */
+    public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            Tracer tracer) {
+        this.tracer = tracer;
         this.models = models;
         this.tools = tools;
         this.toolRunner = toolRunner;
@@ -87,9 +102,11 @@ public final class AgentLoop {
     private ModelTurn callWithRetries(ChatModel model, ModelRequest request, StepListener listener, CancelToken token)
             throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
-            try {
+            Span span = tracer.spanBuilder("agentrun.model.call").setAttribute("agentrun.model.attempt", attempt + 1L).startSpan();
+            try (Scope scope = span.makeCurrent()) {
                 return model.stream(request, listener);
             } catch (ModelException e) {
+                span.setStatus(StatusCode.ERROR, e.code());
                 if (!e.retryable() || listener.emittedAnything() || attempt >= settings.maxRetries()) {
                     throw e;
                 }
@@ -98,6 +115,8 @@ public final class AgentLoop {
                         settings.maxRetries(), wait.toMillis());
                 token.pause(wait);
                 token.throwIfCancelled();
+            } finally {
+                span.end();
             }
         }
     }

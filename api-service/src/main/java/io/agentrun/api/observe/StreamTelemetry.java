@@ -1,29 +1,36 @@
 package io.agentrun.api.observe;
 
+import io.agentrun.platform.observe.Tracing;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Stream meters of one api node: {@code agentrun.sse.connections} (open now),
+ * What an api node records about its SSE streams. The span {@code agentrun.sse.deliver} covers one stream
+ * from its headers to its last write, as a child of the request's span (so, for a new run, in the run's
+ * trace). Meters: {@code agentrun.sse.connections} (open now),
  * {@code agentrun.stream.first_event{agent}} (request reached the stream → first event written: what a
  * user waits before anything appears) and {@code agentrun.event.delivery} (an event's {@code created_at} on
  * the worker → written to the client's socket: the whole pipeline's latency, across hosts' clocks).
  */
-public final class StreamMetrics {
+public final class StreamTelemetry {
 
     private static final String CREATED_AT = "\"created_at\":\"";
 
     private final MeterRegistry registry;
     private final AtomicInteger open = new AtomicInteger();
     private final Timer delivery;
+    private final Tracer tracer;
 
-    public StreamMetrics(MeterRegistry registry) {
+    public StreamTelemetry(MeterRegistry registry, Tracer tracer) {
         this.registry = registry;
+        this.tracer = tracer;
         Gauge.builder("agentrun.sse.connections", open, AtomicInteger::get)
                 .description("SSE connections open on this api node").register(registry);
         this.delivery = Timer.builder("agentrun.event.delivery")
@@ -31,12 +38,15 @@ public final class StreamMetrics {
                 .publishPercentileHistogram().register(registry);
     }
 
-    public void opened() {
+    /** A stream's headers are out; end the returned span when it closes ({@link #closed}). */
+    public Span opened(String runId) {
         open.incrementAndGet();
+        return tracer.spanBuilder("agentrun.sse.deliver").setAttribute(Tracing.RUN_ID, runId).startSpan();
     }
 
-    public void closed() {
+    public void closed(Span delivery) {
         open.decrementAndGet();
+        delivery.end();
     }
 
     public void firstEvent(String agentId, long streamStartNanos) {
