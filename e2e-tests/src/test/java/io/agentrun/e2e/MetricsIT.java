@@ -52,6 +52,7 @@ class MetricsIT {
         assertThat(value(worker, "agentrun_runs_ended_total", "status=\"failed\"")).isEqualTo(1);
         assertThat(value(worker, "agentrun_run_duration_seconds_count", "status=\"completed\"")).isEqualTo(1);
         assertThat(worker).contains("agentrun_worker_runs_in_flight", "agentrun_worker_redeliveries_total");
+        assertThat(value(worker, "agentrun_worker_share_group_lag", "")).as("every command is finished with").isZero();
         assertThat(value(worker, "agentrun_dependency_up", "dependency=\"kafka\"")).isEqualTo(1);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

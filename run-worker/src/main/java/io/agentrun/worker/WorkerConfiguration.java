@@ -25,6 +25,7 @@ import io.agentrun.worker.model.anthropic.AnthropicChatModel;
 import io.agentrun.worker.model.http.ProviderHttp;
 import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.openai.OpenAiChatModel;
+import io.agentrun.worker.observe.ShareGroupLag;
 import io.agentrun.worker.observe.WorkerMetrics;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.WorkerSettings;
@@ -141,6 +142,13 @@ class WorkerConfiguration {
     @Bean
     WorkerMetrics workerMetrics(MeterRegistry registry) {
         return new WorkerMetrics(registry);
+    }
+
+    @Bean
+    ShareGroupLag shareGroupLag(KafkaClients clients, MeterRegistry registry) {
+        ShareGroupLag lag = new ShareGroupLag(clients);
+        lag.bindTo(registry);
+        return lag;
     }
 
     @Bean
