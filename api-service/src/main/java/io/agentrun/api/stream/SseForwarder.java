@@ -31,10 +31,10 @@ public final class SseForwarder {
     private final NodeDrain drain;
     private final RunCanceller canceller;
     private final JsonCodec codec;
-    private final StreamTelemetry metrics;
+    private final StreamTelemetry telemetry;
 
-    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry metrics) {
-        this.metrics = metrics;
+    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.settings = settings;
         this.drain = drain;
         this.canceller = canceller;
@@ -59,11 +59,11 @@ public final class SseForwarder {
         response.setHeader(RUN_HEADER, run.runId());
         try (events; var context = LogContext.of(run.runId(), run.threadId(), run.projectId())) {
             SseWriter sse = SseWriter.open(response);
-            var delivery = metrics.opened(run.runId());
+            var delivery = telemetry.opened(run.runId());
             try {
                 forward(events, sse, run, began);
             } finally {
-                metrics.closed(delivery);
+                telemetry.closed(delivery);
             }
         } catch (IOException clientGone) {
             if (cancelOnDisconnect) {
@@ -93,9 +93,9 @@ public final class SseForwarder {
                 Optional<Frame> frame = events.next(settings.keepaliveInterval());
                 if (frame.isPresent()) {
                     sse.event(frame.get());
-                    metrics.delivered(frame.get().json());
+                    telemetry.delivered(frame.get().json());
                     if (first) {
-                        metrics.firstEvent(run.agentId(), began);
+                        telemetry.firstEvent(run.agentId(), began);
                         first = false;
                     }
                     if (frame.get().isRunEnd()) {

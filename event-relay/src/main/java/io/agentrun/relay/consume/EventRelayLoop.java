@@ -48,7 +48,7 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final RelaySettings settings;
 
     private final LongAdder failedBatches = new LongAdder();
-    private final RelayTelemetry metrics;
+    private final RelayTelemetry telemetry;
     private volatile long lag;
 
     private volatile boolean stopping;
@@ -60,8 +60,8 @@ public final class EventRelayLoop implements SmartLifecycle {
         this(clients, codec, applier, settings, RelayTelemetry.NONE);
     }
 
-    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayTelemetry metrics) {
-        this.metrics = metrics;
+    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.clients = clients;
         this.codec = codec;
         this.applier = applier;
@@ -145,7 +145,7 @@ public final class EventRelayLoop implements SmartLifecycle {
                 RunEvent event = codec.decodeEvent(record.value());
                 writes.add(applier.apply(event, json, record.partition(), record.offset()));
                 createdAt[decoded++] = event.createdAt().toEpochMilli();
-                Span span = metrics.applying(record, event);
+                Span span = telemetry.applying(record, event);
                 if (span != null) {
                     spans.add(span);
                 }
@@ -155,7 +155,7 @@ public final class EventRelayLoop implements SmartLifecycle {
         }
         try {
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            metrics.applied(createdAt, decoded);
+            telemetry.applied(createdAt, decoded);
             RelayTelemetry.ended(spans, true);
             consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
                 if (error != null) {
