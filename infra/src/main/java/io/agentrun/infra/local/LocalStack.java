@@ -280,8 +280,12 @@ public final class LocalStack {
         return env;
     }
 
+    /** Written aside and moved into place, so a reader never sees the file empty or half written. */
     private void writePid(String name, long pid) throws IOException {
-        Files.writeString(state.resolve(name + ".pid"), pid + "\n", StandardCharsets.US_ASCII);
+        Path written = state.resolve(name + ".pid.tmp");
+        Files.writeString(written, pid + "\n", StandardCharsets.US_ASCII);
+        Files.move(written, state.resolve(name + ".pid"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String devApiKey() {
