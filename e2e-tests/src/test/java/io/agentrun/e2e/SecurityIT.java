@@ -192,6 +192,16 @@ class SecurityIT {
     }
 
     @Test
+    void refusalsToAnAllowedOriginAreReadableByThePage() {
+        HttpResponse<String> outOfScope = anonymous.exchange("POST", "/api/v1/agents/other/stream/threads",
+                withJson(browser(publishableA, SHOP)), ApiClient.body("hi"));
+
+        assertThat(outOfScope.statusCode()).isEqualTo(403);
+        assertThat(outOfScope.headers().firstValue("access-control-allow-origin")).contains(SHOP);
+        assertThat(outOfScope.headers().firstValue("access-control-expose-headers").orElse("")).contains("x-thread-id");
+    }
+
+    @Test
     void aBurstOverTheRateLimitIs429WithRetryAfterThenAllowedAfterRefill() {
         String key = issuePublishable(projectA, List.of("assistant"), List.of(SHOP), ",\"rate_limit\":{\"per_key\":1000,\"per_ip\":30}");
         String cheap = "/api/v1/threads/thr_" + "b".repeat(26) + "/runs/run_" + "c".repeat(26) + "/stream";
