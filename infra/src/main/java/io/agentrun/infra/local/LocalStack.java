@@ -45,6 +45,7 @@ public final class LocalStack {
     private RedisServer redis;
     private KafkaBroker kafka;
     private DevSessionIssuer sessions;
+    private DemoPage demo;
     private volatile boolean stopping;
 
     /** A supervised service process and how to start it again. */
@@ -146,8 +147,14 @@ public final class LocalStack {
             awaitHealthy(port);
         }
         String apiKey = configuredKey != null && !configuredKey.isBlank() ? configuredKey.strip()
-                : createSecretKey(apiPorts.getFirst(), adminToken);
-        printReady(apiPorts, redisUrl, apiKey, adminToken, sessions.mint(options.projectId(), Duration.ofHours(12)));
+                : createKey(apiPorts.getFirst(), adminToken, "{\"kind\":\"secret\",\"label\":\"local\",\"environment\":\"development\"}");
+        int demoPort = options.apiPort() + 10;
+        String demoOrigin = "http://localhost:" + demoPort;
+        String publishableKey = createKey(apiPorts.getFirst(), adminToken, ("{\"kind\":\"publishable\",\"label\":\"demo page\","
+                + "\"environment\":\"development\",\"agents\":[\"assistant\"],\"allowed_origins\":[\"%s\",\"http://127.0.0.1:%d\"]}")
+                .formatted(demoOrigin, demoPort));
+        demo = new DemoPage(demoPort, "http://localhost:" + apiPorts.getFirst(), publishableKey);
+        printReady(apiPorts, redisUrl, apiKey, adminToken, sessions.mint(options.projectId(), Duration.ofHours(12)), demoOrigin);
         Thread.ofPlatform().daemon().name("agentrun-supervisor").start(this::supervise);
     }
 
@@ -225,7 +232,8 @@ public final class LocalStack {
                 });
     }
 
-    private void printReady(List<Integer> apiPorts, String redisUrl, String apiKey, String adminToken, String sessionToken) {
+    private void printReady(List<Integer> apiPorts, String redisUrl, String apiKey, String adminToken, String sessionToken,
+            String demoOrigin) {
         String api = "http://localhost:" + apiPorts.getFirst();
         System.out.printf("""
 
@@ -233,6 +241,7 @@ public final class LocalStack {
                   project: %s   agent: assistant   secret key: %s
                   admin token: %s   (./agentrun admin GET /admin/v1/projects)
                   dev session token (12 h, project %s): %s
+                  widget demo (a page on its own origin with a publishable key): %s/
                   pids and logs: %s
 
                 Try it:
@@ -244,7 +253,7 @@ public final class LocalStack {
                 %n""",
                 apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
                 options.workers(), options.relays(), kafka.bootstrapServers(), redisUrl,
-                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, state, api, apiKey, options.projectId());
+                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, api, apiKey, options.projectId());
         System.out.flush();
     }
 
@@ -264,6 +273,9 @@ public final class LocalStack {
         }
         if (sessions != null) {
             sessions.close();
+        }
+        if (demo != null) {
+            demo.close();
         }
         try (Stream<Path> pids = Files.exists(state) ? Files.list(state) : Stream.empty()) {
             pids.filter(p -> p.toString().endsWith(".pid")).forEach(p -> p.toFile().delete());
@@ -309,12 +321,12 @@ public final class LocalStack {
         return token;
     }
 
-    /** A development secret key for the demo project, made through the admin API like any other key. */
-    private String createSecretKey(int apiPort, String adminToken) {
+    /** A development key for the demo project, made through the admin API like any other key. */
+    private String createKey(int apiPort, String adminToken, String json) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + apiPort + "/admin/v1/projects/"
                         + options.projectId() + "/keys"))
                 .header("Authorization", "Bearer " + adminToken).header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"secret\",\"label\":\"local\",\"environment\":\"development\"}"))
+                .POST(HttpRequest.BodyPublishers.ofString(json))
                 .timeout(Duration.ofSeconds(10)).build();
         try {
             HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
