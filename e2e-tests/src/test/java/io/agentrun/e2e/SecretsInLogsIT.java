@@ -7,8 +7,11 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.AppenderBase;
+import io.agentrun.infra.local.DevSessionIssuer;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.json.JsonCodec;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,8 +31,8 @@ class SecretsInLogsIT {
     private static final JsonCodec CODEC = new JsonCodec();
 
     @Test
-    void noKeyMaterialInDebugLogs() {
-        try (TestIssuer issuer = new TestIssuer();
+    void noKeyMaterialInDebugLogs() throws IOException {
+        try (DevSessionIssuer issuer = new DevSessionIssuer();
                 Pipeline pipeline = Pipeline.start(1, 1, 1, Map.of(
                         "logging.level.root", "DEBUG",
                         "logging.level.org.apache.kafka", "INFO",
@@ -53,7 +56,7 @@ class SecretsInLogsIT {
      * @return every credential used. Not their SHA-256: the Redis client's own DEBUG lines show Redis keys
      * and replies, and a key's hash is its Redis key — what Redis stores instead of the key.
      */
-    private static List<String> exercise(Pipeline pipeline, TestIssuer issuer) {
+    private static List<String> exercise(Pipeline pipeline, DevSessionIssuer issuer) {
         ApiClient admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
         ApiClient anyone = new ApiClient(pipeline.api(0), Map.of());
         String keys = "/admin/v1/projects/" + pipeline.projectId + "/keys";
@@ -65,7 +68,7 @@ class SecretsInLogsIT {
                         + "\"allowed_origins\":[\"https://shop.example.com\"]}").body(), JsonNode.class);
         String secretKey = secret.path("api_key").asString();
         String publishableKey = publishable.path("api_key").asString();
-        String session = issuer.mint(List.of(pipeline.projectId));
+        String session = issuer.mint(pipeline.projectId, Duration.ofMinutes(10));
         String run = "/api/v1/agents/assistant/run";
         String body = ApiClient.body("hello");
 

@@ -3,11 +3,13 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentrun.infra.local.DevSessionIssuer;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.admin.KeyEnvironment;
 import io.agentrun.model.admin.KeyFormat;
 import io.agentrun.model.admin.KeyKind;
 import io.agentrun.model.json.JsonCodec;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +40,7 @@ class SecurityIT {
     static final String FOREIGN = "https://evil.example.net";
 
     static Pipeline pipeline;
-    static TestIssuer issuer;
+    static DevSessionIssuer issuer;
     static ApiClient admin;
     static ApiClient anonymous;
     static String projectA;
@@ -52,8 +54,8 @@ class SecurityIT {
     static String rotatedAfterGrace;
 
     @BeforeAll
-    static void start() {
-        issuer = new TestIssuer();
+    static void start() throws IOException {
+        issuer = new DevSessionIssuer();
         pipeline = Pipeline.start(2, 1, 1, Map.of(
                 "agentrun.auth.session.issuer", issuer.issuer(),
                 "agentrun.auth.session.jwk-set-uri", issuer.jwksUri()));
@@ -126,9 +128,9 @@ class SecurityIT {
         rows.add(new Row("session token of another issuer", "POST", run,
                 session(issuer.mint("https://other-issuer.example.com", List.of(projectA), Duration.ofMinutes(10)), projectA), 401,
                 "unauthorized"));
-        rows.add(new Row("session token for another project", "POST", run, session(issuer.mint(List.of(projectB)), projectA), 403,
+        rows.add(new Row("session token for another project", "POST", run, session(issuer.mint(projectB, Duration.ofMinutes(10)), projectA), 403,
                 "forbidden"));
-        rows.add(new Row("session token, tampered", "POST", run, session(issuer.mint(List.of(projectA)) + "x", projectA), 401,
+        rows.add(new Row("session token, tampered", "POST", run, session(issuer.mint(projectA, Duration.ofMinutes(10)) + "x", projectA), 401,
                 "unauthorized"));
         rows.add(new Row("admin API without token", "GET", "/admin/v1/projects", Map.of(), 401, "unauthorized"));
         rows.add(new Row("admin API with a project key", "GET", "/admin/v1/projects", Map.of("Authorization", "Bearer " + secretA), 401,
@@ -159,7 +161,7 @@ class SecurityIT {
 
     @Test
     void validCredentialsOfEveryKindRunAgents() {
-        assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(session(issuer.mint(List.of(projectA)), projectA)),
+        assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(session(issuer.mint(projectA, Duration.ofMinutes(10)), projectA)),
                 ApiClient.body("from a dashboard")).statusCode()).isEqualTo(200);
         assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(browser(publishableA, WILDCARD_ORIGIN)),
                 ApiClient.body("from a widget")).statusCode()).isEqualTo(200);

@@ -12,13 +12,14 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 
 /**
  * A stand-in OIDC issuer for the local stack, so session tokens can be tried without Keycloak or Auth0:
  * an RSA key made at start-up, its JWKS served on a local port, and RS256 tokens minted with it. The api
  * nodes validate these tokens exactly as they would a real issuer's. Plain JDK crypto, so infra stays lean.
  */
-final class DevSessionIssuer implements AutoCloseable {
+public final class DevSessionIssuer implements AutoCloseable {
 
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final String KEY_ID = "agentrun-local";
@@ -26,7 +27,7 @@ final class DevSessionIssuer implements AutoCloseable {
     private final KeyPair keys;
     private final HttpServer server;
 
-    DevSessionIssuer() throws IOException {
+    public DevSessionIssuer() throws IOException {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
@@ -45,20 +46,29 @@ final class DevSessionIssuer implements AutoCloseable {
         server.start();
     }
 
-    String issuer() {
+    public String issuer() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    String jwksUri() {
+    public String jwksUri() {
         return issuer() + "/.well-known/jwks.json";
     }
 
     /** A session token for a developer who may use {@code projectId}. */
-    String mint(String projectId, Duration lifetime) {
+    public String mint(String projectId, Duration lifetime) {
+        return mint(issuer(), List.of(projectId), lifetime);
+    }
+
+    /**
+     * A token claiming any issuer (tests use a foreign one) for {@code projects}, expiring after {@code lifetime}
+     * (negative: already expired), signed with this issuer's key.
+     */
+    public String mint(String issuer, List<String> projects, Duration lifetime) {
         long now = Instant.now().getEpochSecond();
         String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"" + KEY_ID + "\"}";
-        String claims = "{\"iss\":\"" + issuer() + "\",\"sub\":\"local-developer\",\"projects\":[\"" + projectId + "\"],"
-                + "\"iat\":" + now + ",\"exp\":" + (now + lifetime.toSeconds()) + "}";
+        String projectList = String.join(",", projects.stream().map(p -> "\"" + p + "\"").toList());
+        String claims = "{\"iss\":\"" + issuer + "\",\"sub\":\"local-developer\",\"projects\":[" + projectList + "],"
+                + "\"iat\":" + Math.min(now, now + lifetime.toSeconds() - 60) + ",\"exp\":" + (now + lifetime.toSeconds()) + "}";
         String signingInput = encode(header) + "." + encode(claims);
         try {
             Signature rs256 = Signature.getInstance("SHA256withRSA");
