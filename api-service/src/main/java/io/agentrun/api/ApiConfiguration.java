@@ -17,6 +17,13 @@ import io.agentrun.api.stream.LiveEvents;
 import io.agentrun.api.stream.NodeDrain;
 import io.agentrun.api.stream.SseForwarder;
 import io.agentrun.api.stream.ResumeBuffer;
+import io.agentrun.api.upload.IssuedFiles;
+import io.agentrun.api.upload.UploadSettings;
+import io.agentrun.api.upload.UploadSweeper;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.LocalFileStore;
+import io.agentrun.platform.files.StorageSettings;
+import java.time.Clock;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -35,7 +42,7 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class})
+@EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class, UploadSettings.class})
 class ApiConfiguration implements WebMvcConfigurer {
 
     private final RedisConnections redis;
@@ -109,8 +116,21 @@ class ApiConfiguration implements WebMvcConfigurer {
 
     @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands);
+            CommandProducer commands, IssuedFiles files) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, files);
+    }
+
+    @Bean
+    IssuedFiles issuedFiles(FileStore store) {
+        return new IssuedFiles(store);
+    }
+
+    /** Only the local store sweeps; an S3 bucket expires uploads with a lifecycle rule. */
+    @Bean(destroyMethod = "close")
+    UploadSweeper uploadSweeper(FileStore store, StorageSettings storage, UploadSettings uploads) {
+        return store instanceof LocalFileStore local
+                ? new UploadSweeper(local, storage.retention(), uploads.sweepInterval(), Clock.systemUTC())
+                : null;
     }
 
     @Bean

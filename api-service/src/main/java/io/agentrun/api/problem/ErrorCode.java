@@ -15,6 +15,7 @@ public enum ErrorCode {
     AGENT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such agent"),
     THREAD_NOT_FOUND(HttpStatus.NOT_FOUND, "No such thread"),
     RUN_NOT_FOUND(HttpStatus.NOT_FOUND, "No such run"),
+    FILE_NOT_FOUND(HttpStatus.NOT_FOUND, "No such file"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     THREAD_BUSY(HttpStatus.CONFLICT, "The thread has an active run"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "The request body is too large"),

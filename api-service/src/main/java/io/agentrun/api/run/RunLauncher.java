@@ -5,6 +5,7 @@ import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.api.stream.RunSubscription;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunInput;
@@ -36,9 +37,11 @@ public final class RunLauncher {
     private final RunStore runs;
     private final LiveEvents live;
     private final CommandProducer commands;
+    private final IssuedFiles files;
 
     public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands) {
+            CommandProducer commands, IssuedFiles files) {
+        this.files = files;
         this.agents = agents;
         this.contexts = contexts;
         this.threads = threads;
@@ -55,6 +58,7 @@ public final class RunLauncher {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
         requireKnownContexts(caller, request.input());
+        files.requireIssued(caller.projectId(), request.input());
         String runId = Ids.newRunId();
         ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
