@@ -85,6 +85,8 @@ public final class S3Server implements AutoCloseable {
         p.setProperty("s3proxy.identity", accessKey);
         p.setProperty("s3proxy.credential", secretKey);
         p.setProperty("jclouds.provider", "filesystem-nio2");
+        p.setProperty("jclouds.identity", "local"); // of the back end (a folder), not of S3 clients
+        p.setProperty("jclouds.credential", "local");
         p.setProperty("jclouds.filesystem.basedir", dir.resolve("data").toString());
         Path file = dir.resolve("s3proxy.properties");
         try (var out = Files.newBufferedWriter(file)) {
