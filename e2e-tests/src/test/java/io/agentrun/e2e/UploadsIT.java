@@ -234,15 +234,21 @@ class UploadsIT {
 
     /**
      * 100 MiB streamed (chunked, so the server cannot know the size in advance) by curl — a separate process, so
-     * the client's own buffers are not counted — against the 25 MiB limit: 413, nothing stored, and the heap of
-     * this JVM, which runs the api node, does not grow by more than a few MiB while it happens.
+     * the client's own buffers are not counted — against the 25 MiB limit: 413, nothing stored, and this JVM, which
+     * runs the api node, allocates only a few MiB in all while it happens (every thread's allocations counted, so a
+     * buffered 25 MiB could not hide in garbage), and its used heap does not grow by more than that.
      */
     @Test
     void aHundredMebibyteUploadIsRefusedWithoutBufferingIt() throws Exception {
         URI url = uploadUrl("huge.txt", "text/plain");
         long before = storedFiles();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         System.gc();
+        long calibration = threads.getTotalThreadAllocatedBytes();
+        byte[] probe = new byte[8 << 20];
+        assertThat(threads.getTotalThreadAllocatedBytes() - calibration).as("the probe sees an 8 MiB buffer").isGreaterThanOrEqualTo(probe.length);
+        long allocatedBefore = threads.getTotalThreadAllocatedBytes();
         long baseline = memory.getHeapMemoryUsage().getUsed();
         AtomicLong peak = new AtomicLong(baseline);
         AtomicLong samples = new AtomicLong();
@@ -259,15 +265,19 @@ class UploadsIT {
                 + " -w '%{http_code}' -T - -H 'content-type: text/plain' '" + url + "'")
                 .redirectErrorStream(true).start();
         assertThat(curl.waitFor(120, TimeUnit.SECONDS)).as("curl finished").isTrue();
+        long allocated = threads.getTotalThreadAllocatedBytes() - allocatedBefore;
         uploading.set(false);
         sampler.join();
         String status = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         long growthMiB = (peak.get() - baseline) >> 20;
-        System.out.printf("100 MiB upload against a 25 MiB limit: curl saw %s; api heap grew by at most %d KiB over %d samples (baseline %d MiB)%n",
-                status, (peak.get() - baseline) >> 10, samples.get(), baseline >> 20);
+        System.out.printf("100 MiB upload against a 25 MiB limit: curl saw %s; the JVM allocated %d KiB in all meanwhile;"
+                + " used heap grew by at most %d KiB over %d samples (baseline %d MiB)%n",
+                status, allocated >> 10, (peak.get() - baseline) >> 10, samples.get(), baseline >> 20);
 
         assertThat(status).endsWith("413");
         assertThat(Files.readString(out)).contains("payload_too_large");
+        assertThat(allocatedBefore).as("allocation accounting available").isNotNegative();
+        assertThat(allocated >> 20).as("MiB allocated by the whole JVM during the upload").isLessThan(16);
         assertThat(growthMiB).isLessThan(16);
         assertThat(storedFiles()).isEqualTo(before);
         assertThat(incoming()).isZero();
