@@ -52,6 +52,7 @@ class UploadsIT {
     private static final JsonCodec CODEC = new JsonCodec();
     private static final String SECRET = "uploads-it-" + UUID.randomUUID();
     private static final String DOCUMENT = "Quarterly numbers: revenue 42, cost 7.\n";
+    private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     static Path localDir;
     static Pipeline local;
@@ -118,13 +119,16 @@ class UploadsIT {
         HttpResponse<byte[]> read = ApiClient.getFile(URI.create(viewUrl));
         assertThat(read.statusCode()).isEqualTo(200);
         assertThat(read.body()).isEqualTo(bytes);
+        assertThat(read.headers().firstValue("content-type").orElse("")).startsWith("text/plain");
+        String imageUrl = uploaded(client, "photo", "image/png", PNG);
 
         var response = client.stream(pipeline.agentId, null,
-                "{\"query\":\"summarise\",\"documents\":[\"" + viewUrl + "\"]}");
+                "{\"query\":\"summarise\",\"documents\":[\"" + viewUrl + "\"],\"images\":[\"" + imageUrl + "\"]}");
         Transcript transcript = Transcript.of(response.events())
                 .assertWellFormed(response.header("x-run-id"), response.header("x-thread-id"));
         assertThat(transcript.runEnd().status()).isEqualTo(RunStatus.COMPLETED);
-        assertThat(transcript.runEnd().output()).isEqualTo("Echo #1: summarise [document " + bytes.length + " bytes]");
+        assertThat(transcript.runEnd().output())
+                .isEqualTo("Echo #1: summarise [image " + PNG.length + " bytes] [document " + bytes.length + " bytes]");
     }
 
     @Test
@@ -294,6 +298,17 @@ class UploadsIT {
         return Arguments.of(new Refusal(name, prepare, status, code));
     }
 
+    /** Uploads a file; returns its view URL, after checking it reads back as uploaded, with its content type. */
+    private static String uploaded(ApiClient client, String filename, String contentType, byte[] bytes) {
+        JsonNode upload = json(client.requestUpload(filename, contentType, "agent_input"), 200);
+        assertThat(ApiClient.putFile(URI.create(upload.get("signedUrl").asString()), contentType, bytes).statusCode()).isEqualTo(200);
+        String view = json(client.viewUrl(upload.get("blobPath").asString()), 200).get("viewUrl").asString();
+        HttpResponse<byte[]> read = ApiClient.getFile(URI.create(view));
+        assertThat(read.body()).isEqualTo(bytes);
+        assertThat(read.headers().firstValue("content-type").orElse("")).isEqualTo(contentType);
+        return view;
+    }
+
     private static URI uploadUrl(String filename, String contentType) {
         return URI.create(json(localClient.requestUpload(filename, contentType, "agent_input"), 200).get("signedUrl").asString());
     }
@@ -314,7 +329,7 @@ class UploadsIT {
     private static String otherProjectsFile() {
         BlobPath path = BlobPath.newFile("proj-other-" + UUID.randomUUID().toString().substring(0, 8), "secret.txt");
         try {
-            testStore(Clock.systemUTC()).store(path, new ByteArrayInputStream(DOCUMENT.getBytes()));
+            testStore(Clock.systemUTC()).store(path, "text/plain", new ByteArrayInputStream(DOCUMENT.getBytes()));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -353,7 +368,7 @@ class UploadsIT {
             return 0;
         }
         try (Stream<Path> walk = Files.walk(uploads)) {
-            return walk.filter(Files::isRegularFile).count();
+            return walk.filter(Files::isRegularFile).filter(file -> !file.getFileName().toString().startsWith(".")).count();
         }
     }
 

@@ -33,8 +33,10 @@ import org.springframework.web.util.UriUtils;
 public class LocalFileController {
 
     private static final Logger log = LoggerFactory.getLogger(LocalFileController.class);
+    /** Served as what they were uploaded as; anything else (a purpose configured wider) as bytes. */
     private static final List<String> SERVED_INLINE = List.of("image/png", "image/jpeg", "image/gif", "image/webp",
-            "application/pdf", "text/plain", "text/markdown", "audio/mpeg", "audio/wav", "audio/ogg", "audio/webm", "audio/mp4");
+            "application/pdf", "text/plain", "text/markdown", "audio/mpeg", "audio/wav", "audio/x-wav", "audio/ogg",
+            "audio/webm", "audio/mp4");
 
     private final @Nullable LocalFileStore store;
 
@@ -52,7 +54,7 @@ public class LocalFileController {
             throw tooLarge(local);
         }
         try {
-            local.store(path, request.getInputStream());
+            local.store(path, String.valueOf(request.getContentType()), request.getInputStream());
         } catch (LocalFileStore.TooLargeException e) {
             throw tooLarge(local);
         } catch (IOException e) {
@@ -71,7 +73,8 @@ public class LocalFileController {
         LocalFileStore local = local(request);
         BlobPath path = checked(local, "GET", request, expires, signature, null);
         Path file = local.open(path).orElseThrow(() -> new ApiProblem(ErrorCode.FILE_NOT_FOUND, UploadController.NO_SUCH_FILE));
-        String type = MediaTypeFactory.getMediaType(path.filename()).map(MediaType::toString)
+        String type = local.contentType(path)
+                .or(() -> MediaTypeFactory.getMediaType(path.filename()).map(MediaType::toString))
                 .filter(SERVED_INLINE::contains).orElse(MediaType.APPLICATION_OCTET_STREAM_VALUE);
         response.setContentType(type);
         response.setContentLengthLong(Files.size(file));

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalFileStore implements FileStore {
 
     public static final String PATH_PREFIX = "/files/";
+    static final String CONTENT_TYPE_FILE = ".content-type";
     private static final Logger log = LoggerFactory.getLogger(LocalFileStore.class);
     private static final String GET = "GET";
     private static final String PUT = "PUT";
@@ -126,11 +127,12 @@ public final class LocalFileStore implements FileStore {
     }
 
     /**
-     * Stores an upload: streams it to a temporary file, then moves it into place.
+     * Stores an upload: streams it to a temporary file, then moves it into place, its content type beside it
+     * (in {@value #CONTENT_TYPE_FILE}, a name no uploaded file can have: filenames never start with a dot).
      *
      * @throws TooLargeException as soon as more than the size limit has arrived; nothing is kept
      */
-    public void store(BlobPath path, InputStream body) throws IOException {
+    public void store(BlobPath path, String contentType, InputStream body) throws IOException {
         Path incoming = root.resolve(".incoming");
         Files.createDirectories(incoming);
         Path temp = incoming.resolve(UUID.randomUUID() + ".part");
@@ -138,9 +140,19 @@ public final class LocalFileStore implements FileStore {
             copyCapped(body, temp);
             Path target = fileOf(path);
             Files.createDirectories(target.getParent());
+            Files.writeString(target.resolveSibling(CONTENT_TYPE_FILE), essence(contentType));
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temp);
+        }
+    }
+
+    /** The content type the file was uploaded with. */
+    public Optional<String> contentType(BlobPath path) {
+        try {
+            return Optional.of(Files.readString(fileOf(path).resolveSibling(CONTENT_TYPE_FILE)).strip());
+        } catch (IOException e) {
+            return Optional.empty();
         }
     }
 
@@ -182,7 +194,7 @@ public final class LocalFileStore implements FileStore {
         try {
             if (Files.isRegularFile(path) && Files.getLastModifiedTime(path).toInstant().isBefore(cutoff)) {
                 Files.delete(path);
-                return 1;
+                return path.getFileName().toString().equals(CONTENT_TYPE_FILE) ? 0 : 1;
             }
             if (Files.isDirectory(path) && !path.equals(top) && isEmpty(path)) {
                 Files.delete(path);

@@ -79,11 +79,12 @@ class LocalFileStoreTest {
     @Test
     void anUploadWithinTheLimitIsStoredAndOneOverItLeavesNothing() throws IOException {
         LocalFileStore store = store("s", NOW);
-        store.store(path, new ByteArrayInputStream(new byte[100]));
+        store.store(path, "text/markdown; charset=utf-8", new ByteArrayInputStream(new byte[100]));
         assertThat(store.open(path)).hasValueSatisfying(file -> assertThat(file).hasSize(100));
+        assertThat(store.contentType(path)).contains("text/markdown");
 
         BlobPath big = BlobPath.newFile("proj-a", "big.txt");
-        assertThatThrownBy(() -> store.store(big, new ByteArrayInputStream(new byte[101]))).isInstanceOf(LocalFileStore.TooLargeException.class);
+        assertThatThrownBy(() -> store.store(big, "text/plain", new ByteArrayInputStream(new byte[101]))).isInstanceOf(LocalFileStore.TooLargeException.class);
         assertThat(store.exists(big)).isFalse();
         try (var incoming = Files.list(dir.resolve(".incoming"))) {
             assertThat(incoming).isEmpty();
@@ -105,7 +106,7 @@ class LocalFileStoreTest {
             }
         };
 
-        assertThatThrownBy(() -> store.store(path, broken)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> store.store(path, "text/plain", broken)).isInstanceOf(IOException.class);
         assertThat(store.exists(path)).isFalse();
     }
 
@@ -113,8 +114,9 @@ class LocalFileStoreTest {
     void theSweeperDeletesOnlyWhatIsOlderThanTheCutoff() throws IOException {
         LocalFileStore store = store("s", NOW);
         BlobPath old = BlobPath.newFile("proj-a", "old.txt");
-        store.store(old, new ByteArrayInputStream(new byte[1]));
-        store.store(path, new ByteArrayInputStream(new byte[1]));
+        store.store(old, "text/plain", new ByteArrayInputStream(new byte[1]));
+        Files.setLastModifiedTime(dir.resolve("uploads/ephemeral/proj-a/" + old.fileId() + "/.content-type"), FileTime.from(NOW.minus(Duration.ofHours(25))));
+        store.store(path, "text/plain", new ByteArrayInputStream(new byte[1]));
         Files.setLastModifiedTime(store.open(old).orElseThrow(), FileTime.from(NOW.minus(Duration.ofHours(25))));
         Files.setLastModifiedTime(store.open(path).orElseThrow(), FileTime.from(NOW.minus(Duration.ofHours(1))));
 
