@@ -21,7 +21,6 @@ import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.api.upload.UploadSettings;
 import io.agentrun.api.upload.UploadSweeper;
 import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.LocalFileStore;
 import io.agentrun.platform.files.StorageSettings;
 import java.time.Clock;
 import io.agentrun.model.json.JsonCodec;
@@ -125,12 +124,9 @@ class ApiConfiguration implements WebMvcConfigurer {
         return new IssuedFiles(store);
     }
 
-    /** Only the local store sweeps; an S3 bucket expires uploads with a lifecycle rule. */
     @Bean(destroyMethod = "close")
     UploadSweeper uploadSweeper(FileStore store, StorageSettings storage, UploadSettings uploads) {
-        return store instanceof LocalFileStore local
-                ? new UploadSweeper(local, storage.retention(), uploads.sweepInterval(), Clock.systemUTC())
-                : null;
+        return new UploadSweeper(store, storage.retention(), uploads.sweepInterval(), Clock.systemUTC());
     }
 
     @Bean

@@ -1,37 +1,45 @@
 package io.agentrun.api.upload;
 
+import io.agentrun.platform.files.FileStore;
 import io.agentrun.platform.files.LocalFileStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the local store's ephemeral uploads once they are older than the retention period (and partial uploads
- * left by a crash). Every api node sweeps; a file two of them go for is deleted once, the other skips it.
+ * left by a crash). Every api node sweeps; a file two of them go for is deleted once, the other skips it. With the
+ * s3 back end it does nothing: the bucket's lifecycle rule expires uploads.
  */
 public final class UploadSweeper implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UploadSweeper.class);
 
-    private final LocalFileStore store;
+    private final @Nullable LocalFileStore store;
     private final Duration retention;
     private final Clock clock;
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("upload-sweeper").daemon().factory());
 
-    public UploadSweeper(LocalFileStore store, Duration retention, Duration interval, Clock clock) {
-        this.store = store;
+    public UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock) {
+        this.store = store instanceof LocalFileStore local ? local : null;
         this.retention = retention;
         this.clock = clock;
-        timer.scheduleWithFixedDelay(this::sweepNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        if (this.store != null) {
+            timer.scheduleWithFixedDelay(this::sweepNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** One sweep; returns how many files it deleted. */
     public int sweepNow() {
+        if (store == null) {
+            return 0;
+        }
         try {
             int deleted = store.sweep(clock.instant().minus(retention));
             if (deleted > 0) {
