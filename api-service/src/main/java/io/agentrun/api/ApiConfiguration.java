@@ -1,7 +1,18 @@
 package io.agentrun.api;
 
-import io.agentrun.api.auth.ApiKeys;
+import io.agentrun.api.admin.AdminSettings;
+import io.agentrun.api.admin.OperatorResolver;
+import io.agentrun.api.admin.Projects;
+import io.agentrun.api.auth.AllowedOrigins;
+import io.agentrun.api.auth.AuthSettings;
+import io.agentrun.api.auth.BrowserAccess;
 import io.agentrun.api.auth.CallerResolver;
+import io.agentrun.api.auth.KeyChanges;
+import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.auth.RateLimiter;
+import io.agentrun.api.auth.SessionSettings;
+import io.agentrun.api.auth.SessionTokens;
+import io.agentrun.api.auth.SpendCaps;
 import io.agentrun.api.bootstrap.Bootstrap;
 import io.agentrun.api.bootstrap.BootstrapSettings;
 import io.agentrun.api.health.PipelineHealthIndicator;
@@ -33,7 +44,9 @@ import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import java.time.Clock;
 import java.util.List;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -41,25 +54,66 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class, UploadSettings.class})
+@EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class, AuthSettings.class, SessionSettings.class,
+        AdminSettings.class, UploadSettings.class})
 class ApiConfiguration implements WebMvcConfigurer {
 
     private final RedisConnections redis;
-    private final ApiKeys apiKeys;
+    private final Clock clock = Clock.systemUTC();
+    private final AuthSettings authSettings;
+    private final SessionSettings sessionSettings;
+    private final AdminSettings adminSettings;
+    private final AllowedOrigins allowedOrigins;
+    private final KeyStore keyStore;
 
-    ApiConfiguration(RedisConnections redis) {
+    ApiConfiguration(RedisConnections redis, JsonCodec codec, AuthSettings authSettings, SessionSettings sessionSettings,
+            AdminSettings adminSettings) {
         this.redis = redis;
-        this.apiKeys = new ApiKeys(redis);
+        this.authSettings = authSettings;
+        this.sessionSettings = sessionSettings;
+        this.adminSettings = adminSettings;
+        this.allowedOrigins = new AllowedOrigins(redis, codec, clock, authSettings.keyCacheTtl());
+        this.keyStore = new KeyStore(redis, codec, authSettings, allowedOrigins, clock);
     }
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new CallerResolver(apiKeys));
+        SessionTokens sessions = sessionSettings.enabled() ? new SessionTokens(sessionSettings) : null;
+        resolvers.add(new CallerResolver(keyStore, new RateLimiter(redis), authSettings, sessions));
+        resolvers.add(new OperatorResolver(adminSettings));
     }
 
     @Bean
-    ApiKeys apiKeys() {
-        return apiKeys;
+    KeyStore keyStore() {
+        return keyStore;
+    }
+
+    @Bean
+    AllowedOrigins allowedOrigins() {
+        return allowedOrigins;
+    }
+
+    @Bean(destroyMethod = "close")
+    KeyChanges keyChanges() {
+        return new KeyChanges(redis, keyStore, allowedOrigins);
+    }
+
+    @Bean
+    FilterRegistrationBean<BrowserAccess> browserAccess(ProblemResponses problems) {
+        FilterRegistrationBean<BrowserAccess> registration = new FilterRegistrationBean<>(
+                new BrowserAccess(allowedOrigins, sessionSettings.allowedOrigins(), problems));
+        registration.addUrlPatterns("/api/v1/*");
+        return registration;
+    }
+
+    @Bean
+    SpendCaps spendCaps() {
+        return new SpendCaps(redis, clock);
+    }
+
+    @Bean
+    Projects projects() {
+        return new Projects(redis, clock);
     }
 
     @Bean
@@ -115,8 +169,8 @@ class ApiConfiguration implements WebMvcConfigurer {
 
     @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, IssuedFiles files) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands, files);
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files);
     }
 
     @Bean
@@ -130,8 +184,8 @@ class ApiConfiguration implements WebMvcConfigurer {
     }
 
     @Bean
-    Bootstrap bootstrap(BootstrapSettings settings, AgentCatalog agents, ContextStore contexts, ApiKeys keys, JsonCodec codec) {
-        return new Bootstrap(settings, redis, agents, contexts, keys, codec);
+    Bootstrap bootstrap(BootstrapSettings settings, AgentCatalog agents, ContextStore contexts, Projects projects, JsonCodec codec) {
+        return new Bootstrap(settings, agents, contexts, keyStore, projects, codec);
     }
 
     @Bean

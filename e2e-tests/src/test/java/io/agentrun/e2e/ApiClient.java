@@ -155,6 +155,20 @@ final class ApiClient {
         return send(request, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Any request, with this client's credentials and then {@code headers} (a null value removes a header). */
+    HttpResponse<String> exchange(String method, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        Map<String, String> all = new LinkedHashMap<>(credentials);
+        all.putAll(headers);
+        all.forEach((name, value) -> {
+            if (value != null) {
+                builder.header(name, value);
+            }
+        });
+        return send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> get(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
         credentials.forEach(builder::header);

@@ -25,6 +25,7 @@ final class Pipeline implements AutoCloseable {
     final String projectId = "proj-" + UUID.randomUUID().toString().substring(0, 8);
     final String apiKey = "ar_sk_test_" + UUID.randomUUID().toString().replace("-", "");
     final String agentId = "assistant";
+    final String adminToken = "admin-" + UUID.randomUUID();
     private final String suffix = UUID.randomUUID().toString().substring(0, 8);
     private final List<ConfigurableApplicationContext> apis = new ArrayList<>();
     private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
@@ -75,6 +76,7 @@ final class Pipeline implements AutoCloseable {
         p.put("agentrun.bootstrap.project-id", projectId);
         p.put("agentrun.bootstrap.api-key", apiKey);
         p.put("agentrun.bootstrap.agent-id", agentId);
+        p.put("agentrun.admin.token", adminToken);
         p.put("server.port", 0);
         p.put("spring.main.banner-mode", "off");
         p.putAll(overrides);

@@ -1,6 +1,7 @@
 package io.agentrun.api.stream;
 
 import io.agentrun.api.auth.Caller;
+import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.LaunchedRun;
@@ -49,6 +50,7 @@ public class StreamController {
         this.drain = drain;
     }
 
+    @PublicSurface
     @PostMapping("/api/v1/agents/{agentId}/stream/threads")
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
@@ -62,6 +64,7 @@ public class StreamController {
                 run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);
     }
 
+    @PublicSurface
     @GetMapping("/api/v1/threads/{threadId}/runs/{runId}/stream")
     public void join(Caller caller, @PathVariable String threadId, @PathVariable String runId,
             @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,

@@ -14,6 +14,7 @@ public final class Ids {
     public static final String RUN = "run_";
     public static final String MESSAGE = "msg_";
     public static final String TOOL_CALL = "call_";
+    public static final String KEY = "key_";
     public static final String FILE = "file_";
 
     private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
@@ -30,6 +31,10 @@ public final class Ids {
 
     public static String newRunId() {
         return next(RUN);
+    }
+
+    public static String newKeyId() {
+        return next(KEY);
     }
 
     public static String newMessageId() {

@@ -7,6 +7,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.LuaScript;
+import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -14,6 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +31,8 @@ public final class EventApplier {
 
     private static final LuaScript RUN_SCRIPT = new LuaScript(resource("apply-run-event.lua"));
     private static final LuaScript THREAD_SCRIPT = new LuaScript(resource("apply-thread-event.lua"));
+    private static final LuaScript SPEND_SCRIPT = new LuaScript(resource("count-spend.lua"));
+    private static final Duration SPEND_KEPT = Duration.ofDays(2);
 
     private final RedisAsyncCommands<String, String> redis;
     private final JsonCodec codec;
@@ -45,7 +51,7 @@ public final class EventApplier {
      * later one succeeds (which would apply events out of order).
      */
     public CompletableFuture<Void> beginBatch() {
-        return CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis));
+        return CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis), SPEND_SCRIPT.load(redis));
     }
 
     /** Queues the Redis writes of {@code event}; the future completes when Redis has applied them. */
@@ -55,6 +61,9 @@ public final class EventApplier {
             writes.add(applyToThread(event, partition, offset));
         }
         writes.add(applyToRun(event, envelopeJson, partition, offset));
+        if (event.data() instanceof EventData.RunEnd end && end.usage().inputTokens() + end.usage().outputTokens() > 0) {
+            writes.add(countSpend(event, end.usage().inputTokens() + end.usage().outputTokens()));
+        }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
     }
 
@@ -92,6 +101,21 @@ public final class EventApplier {
                 Long.toString(settings.resumeBufferMaxEvents()), Long.toString(settings.resumeBufferTtl().toMillis()),
                 Long.toString(settings.runRetention().toMillis()), Integer.toString(partition), Long.toString(offset),
                 event.createdAt().toString(), detail[0], detail[1]);
+    }
+
+    /**
+     * Runs started with a publishable key carry its family in their state; their tokens count against its
+     * daily spend cap, on the UTC day the run ended.
+     */
+    private CompletableFuture<Long> countSpend(RunEvent event, long tokens) {
+        return redis.hget(RedisKeys.run(event.runId()), RunStore.KEY_FAMILY).toCompletableFuture().thenCompose(family -> {
+            if (family == null) {
+                return CompletableFuture.completedFuture(0L);
+            }
+            String day = LocalDate.ofInstant(event.createdAt(), ZoneOffset.UTC).toString();
+            return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
+                    event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
+        });
     }
 
     private static String resource(String name) {
