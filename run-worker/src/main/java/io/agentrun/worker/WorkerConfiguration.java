@@ -9,7 +9,11 @@ import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.worker.agent.AgentLoop;
+import io.agentrun.worker.attachment.AttachmentReader;
+import io.agentrun.worker.attachment.AttachmentSettings;
 import io.agentrun.worker.agent.AgentRun;
 import io.agentrun.worker.agent.ModelSettings;
 import io.agentrun.worker.agent.ToolRunner;
@@ -45,7 +49,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class})
+@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class, AttachmentSettings.class})
 class WorkerConfiguration {
 
     @Bean
@@ -127,9 +131,21 @@ class WorkerConfiguration {
         return new ToolRunner(tools, settings, toolThreads, codec);
     }
 
+    /** Fetches files only from URLs this service issued; never follows a redirect elsewhere. */
     @Bean
-    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
-        return new AgentLoop(models, tools, toolRunner, settings, codec);
+    AttachmentReader attachmentReader(FileStore store, StorageSettings storage, AttachmentSettings settings, ModelSettings models) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(models.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return new AttachmentReader(store, client, settings, storage.maxFileSize().toBytes());
+    }
+
+    @Bean
+    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentReader attachments) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments);
     }
 
     // --- runs ---

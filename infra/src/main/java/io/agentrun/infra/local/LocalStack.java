@@ -110,10 +110,14 @@ public final class LocalStack {
         String configuredKey = System.getenv("AGENTRUN_DEV_API_KEY");
         String adminToken = adminToken();
         sessions = new DevSessionIssuer();
-        Map<String, String> shared = Map.of(
+        Map<String, String> shared = new java.util.HashMap<>(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
                 "REDIS_URL", redisUrl,
-                "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always");
+                "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always"));
+        // Uploaded files: on disk, served by the first api node, URLs signed with a key of this stack's own.
+        shared.put("AGENTRUN_STORAGE_DIR", state.resolve("files").toString());
+        shared.put("AGENTRUN_STORAGE_PUBLIC_URL", "http://localhost:" + options.apiPort());
+        shared.put("AGENTRUN_STORAGE_SECRET", java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID());
         for (int i = 1; i <= options.relays(); i++) {
             service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
         }

@@ -1,6 +1,9 @@
 package io.agentrun.platform.config;
 
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.FileStores;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -12,13 +15,14 @@ import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
+import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class})
+@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, StorageSettings.class})
 public class PlatformConfiguration {
 
     @Bean
@@ -62,6 +66,12 @@ public class PlatformConfiguration {
     @Bean
     ContextStore contextStore(RedisConnections redis, JsonCodec codec) {
         return new ContextStore(redis, codec);
+    }
+
+    /** Uploaded files: api nodes issue their URLs, workers fetch them. */
+    @Bean
+    FileStore fileStore(StorageSettings settings) {
+        return FileStores.create(settings, Clock.systemUTC());
     }
 
     @Bean
