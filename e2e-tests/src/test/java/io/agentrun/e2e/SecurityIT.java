@@ -9,7 +9,9 @@ import io.agentrun.model.admin.KeyEnvironment;
 import io.agentrun.model.admin.KeyFormat;
 import io.agentrun.model.admin.KeyKind;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.infra.process.Ports;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,14 +53,20 @@ class SecurityIT {
     static String threadA;
     static String runA;
     static String revokedKey;
+    static String blobA;
     static String rotatedAfterGrace;
 
     @BeforeAll
     static void start() throws IOException {
         issuer = new DevSessionIssuer();
-        pipeline = Pipeline.start(2, 1, 1, Map.of(
+        int port = Ports.freePort();
+        pipeline = Pipeline.start(1, 1, 1, Map.of(
+                "server.port", port,
+                "agentrun.storage.local.dir", Files.createTempDirectory("security-it").toString(),
+                "agentrun.storage.local.public-url", "http://localhost:" + port,
                 "agentrun.auth.session.issuer", issuer.issuer(),
                 "agentrun.auth.session.jwk-set-uri", issuer.jwksUri()));
+        pipeline.startApi(Map.of("server.port", 0)); // a second node, for revocation
         admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
         anonymous = new ApiClient(pipeline.api(0), Map.of());
         projectA = pipeline.projectId;
@@ -71,6 +79,7 @@ class SecurityIT {
         Streamed first = streamOk(secretA, projectA, null, Map.of());
         threadA = first.threadId();
         runA = first.runId();
+        blobA = uploadedBlob(new ApiClient(pipeline.api(0), projectA, secretA));
         revokedKey = issueSecret(projectA);
         assertThat(admin.exchange("DELETE", keyPath(projectA, revokedKey), Map.of(), null).statusCode()).isEqualTo(204);
         rotatedAfterGrace = issueSecret(projectA);
@@ -110,6 +119,12 @@ class SecurityIT {
                 key(secretB, projectB), 404, "thread_not_found"));
         rows.add(new Row("run of A cancelled from B", "POST", "/api/v1/threads/" + threadA + "/runs/" + runA + "/cancel",
                 key(secretB, projectB), 404, "thread_not_found"));
+        rows.add(new Row("blob of A viewed from B", "GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA),
+                key(secretB, projectB), 404, "file_not_found"));
+        rows.add(new Row("publishable key requesting an upload", "POST", "/api/v1/uploads/request", browser(publishableA, SHOP), 403,
+                "forbidden"));
+        rows.add(new Row("publishable key asking for a view URL", "GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA),
+                browser(publishableA, SHOP), 403, "forbidden"));
         rows.add(new Row("secret key with a browser Origin", "POST", stream, with(key(secretA, projectA), "Origin", SHOP), 403, "forbidden"));
         rows.add(new Row("publishable key, agent outside its scope", "POST", "/api/v1/agents/other/stream/threads",
                 browser(publishableA, SHOP), 403, "forbidden"));
@@ -157,6 +172,17 @@ class SecurityIT {
                 withJson(key(secretB, projectB)), ApiClient.body("hi")).body();
 
         assertThat(foreign.replace(threadA, "ID")).isEqualTo(absent.replace(missing, "ID"));
+    }
+
+    @Test
+    void anotherProjectsFileLooksExactlyLikeAMissingOne() {
+        String missing = blobA.replaceAll("/file_[a-z2-7]+/", "/file_" + "a".repeat(26) + "/");
+        String foreign = anonymous.exchange("GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA), key(secretB, projectB), null).body();
+        String absent = anonymous.exchange("GET", "/api/v1/uploads/view-url?blobPath=" + encoded(missing), key(secretA, projectA), null).body();
+
+        assertThat(missing).isNotEqualTo(blobA);
+        assertThat(foreign.replace(encoded(blobA), "P").replace(blobA, "P").replace(projectB, "X"))
+                .isEqualTo(absent.replace(encoded(missing), "P").replace(missing, "P").replace(projectA, "X"));
     }
 
     @Test
@@ -319,6 +345,21 @@ class SecurityIT {
     }
 
     // --- helpers ---
+
+    /** A file uploaded to {@code client}'s project: its blob path. */
+    private static String uploadedBlob(ApiClient client) {
+        HttpResponse<String> requested = client.requestUpload("notes.txt", "text/plain", "agent_input");
+        assertThat(requested.statusCode()).as(requested.body()).isEqualTo(200);
+        JsonNode upload = CODEC.read(requested.body(), JsonNode.class);
+        HttpResponse<String> put = ApiClient.putFile(java.net.URI.create(upload.path("signedUrl").asString()), "text/plain",
+                "private notes".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(put.statusCode()).as(put.body()).isBetween(200, 204);
+        return upload.path("blobPath").asString();
+    }
+
+    private static String encoded(String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     private static HttpResponse<String> preflight(String origin) {
         return anonymous.exchange("OPTIONS", "/api/v1/agents/assistant/stream/threads", Map.of("Origin", origin,
