@@ -31,6 +31,12 @@ import io.agentrun.api.stream.SseForwarder;
 import io.agentrun.platform.observe.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.agentrun.api.stream.ResumeBuffer;
+import io.agentrun.api.upload.IssuedFiles;
+import io.agentrun.api.upload.UploadSettings;
+import io.agentrun.api.upload.UploadSweeper;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.StorageSettings;
+import java.time.Clock;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -52,7 +58,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ApiSettings.class, BootstrapSettings.class, AuthSettings.class, SessionSettings.class,
-        AdminSettings.class})
+        AdminSettings.class, UploadSettings.class})
 class ApiConfiguration implements WebMvcConfigurer {
 
     private final RedisConnections redis;
@@ -167,8 +173,18 @@ class ApiConfiguration implements WebMvcConfigurer {
 
     @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps);
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files);
+    }
+
+    @Bean
+    IssuedFiles issuedFiles(FileStore store) {
+        return new IssuedFiles(store);
+    }
+
+    @Bean(destroyMethod = "close")
+    UploadSweeper uploadSweeper(FileStore store, StorageSettings storage, UploadSettings uploads) {
+        return new UploadSweeper(store, storage.retention(), uploads.sweepInterval(), Clock.systemUTC());
     }
 
     @Bean

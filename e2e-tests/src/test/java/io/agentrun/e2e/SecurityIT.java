@@ -3,11 +3,15 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentrun.infra.local.DevSessionIssuer;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.admin.KeyEnvironment;
 import io.agentrun.model.admin.KeyFormat;
 import io.agentrun.model.admin.KeyKind;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.infra.process.Ports;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +42,7 @@ class SecurityIT {
     static final String FOREIGN = "https://evil.example.net";
 
     static Pipeline pipeline;
-    static TestIssuer issuer;
+    static DevSessionIssuer issuer;
     static ApiClient admin;
     static ApiClient anonymous;
     static String projectA;
@@ -49,14 +53,20 @@ class SecurityIT {
     static String threadA;
     static String runA;
     static String revokedKey;
+    static String blobA;
     static String rotatedAfterGrace;
 
     @BeforeAll
-    static void start() {
-        issuer = new TestIssuer();
-        pipeline = Pipeline.start(2, 1, 1, Map.of(
+    static void start() throws IOException {
+        issuer = new DevSessionIssuer();
+        int port = Ports.freePort();
+        pipeline = Pipeline.start(1, 1, 1, Map.of(
+                "server.port", port,
+                "agentrun.storage.local.dir", Files.createTempDirectory("security-it").toString(),
+                "agentrun.storage.local.public-url", "http://localhost:" + port,
                 "agentrun.auth.session.issuer", issuer.issuer(),
                 "agentrun.auth.session.jwk-set-uri", issuer.jwksUri()));
+        pipeline.startApi(Map.of("server.port", 0)); // a second node, for revocation
         admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
         anonymous = new ApiClient(pipeline.api(0), Map.of());
         projectA = pipeline.projectId;
@@ -69,6 +79,7 @@ class SecurityIT {
         Streamed first = streamOk(secretA, projectA, null, Map.of());
         threadA = first.threadId();
         runA = first.runId();
+        blobA = uploadedBlob(new ApiClient(pipeline.api(0), projectA, secretA));
         revokedKey = issueSecret(projectA);
         assertThat(admin.exchange("DELETE", keyPath(projectA, revokedKey), Map.of(), null).statusCode()).isEqualTo(204);
         rotatedAfterGrace = issueSecret(projectA);
@@ -108,6 +119,12 @@ class SecurityIT {
                 key(secretB, projectB), 404, "thread_not_found"));
         rows.add(new Row("run of A cancelled from B", "POST", "/api/v1/threads/" + threadA + "/runs/" + runA + "/cancel",
                 key(secretB, projectB), 404, "thread_not_found"));
+        rows.add(new Row("blob of A viewed from B", "GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA),
+                key(secretB, projectB), 404, "file_not_found"));
+        rows.add(new Row("publishable key requesting an upload", "POST", "/api/v1/uploads/request", browser(publishableA, SHOP), 403,
+                "forbidden"));
+        rows.add(new Row("publishable key asking for a view URL", "GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA),
+                browser(publishableA, SHOP), 403, "forbidden"));
         rows.add(new Row("secret key with a browser Origin", "POST", stream, with(key(secretA, projectA), "Origin", SHOP), 403, "forbidden"));
         rows.add(new Row("publishable key, agent outside its scope", "POST", "/api/v1/agents/other/stream/threads",
                 browser(publishableA, SHOP), 403, "forbidden"));
@@ -126,9 +143,9 @@ class SecurityIT {
         rows.add(new Row("session token of another issuer", "POST", run,
                 session(issuer.mint("https://other-issuer.example.com", List.of(projectA), Duration.ofMinutes(10)), projectA), 401,
                 "unauthorized"));
-        rows.add(new Row("session token for another project", "POST", run, session(issuer.mint(List.of(projectB)), projectA), 403,
+        rows.add(new Row("session token for another project", "POST", run, session(issuer.mint(projectB, Duration.ofMinutes(10)), projectA), 403,
                 "forbidden"));
-        rows.add(new Row("session token, tampered", "POST", run, session(issuer.mint(List.of(projectA)) + "x", projectA), 401,
+        rows.add(new Row("session token, tampered", "POST", run, session(issuer.mint(projectA, Duration.ofMinutes(10)) + "x", projectA), 401,
                 "unauthorized"));
         rows.add(new Row("admin API without token", "GET", "/admin/v1/projects", Map.of(), 401, "unauthorized"));
         rows.add(new Row("admin API with a project key", "GET", "/admin/v1/projects", Map.of("Authorization", "Bearer " + secretA), 401,
@@ -158,8 +175,19 @@ class SecurityIT {
     }
 
     @Test
+    void anotherProjectsFileLooksExactlyLikeAMissingOne() {
+        String missing = blobA.replaceAll("/file_[a-z2-7]+/", "/file_" + "a".repeat(26) + "/");
+        String foreign = anonymous.exchange("GET", "/api/v1/uploads/view-url?blobPath=" + encoded(blobA), key(secretB, projectB), null).body();
+        String absent = anonymous.exchange("GET", "/api/v1/uploads/view-url?blobPath=" + encoded(missing), key(secretA, projectA), null).body();
+
+        assertThat(missing).isNotEqualTo(blobA);
+        assertThat(foreign.replace(encoded(blobA), "P").replace(blobA, "P").replace(projectB, "X"))
+                .isEqualTo(absent.replace(encoded(missing), "P").replace(missing, "P").replace(projectA, "X"));
+    }
+
+    @Test
     void validCredentialsOfEveryKindRunAgents() {
-        assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(session(issuer.mint(List.of(projectA)), projectA)),
+        assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(session(issuer.mint(projectA, Duration.ofMinutes(10)), projectA)),
                 ApiClient.body("from a dashboard")).statusCode()).isEqualTo(200);
         assertThat(anonymous.exchange("POST", "/api/v1/agents/assistant/run", withJson(browser(publishableA, WILDCARD_ORIGIN)),
                 ApiClient.body("from a widget")).statusCode()).isEqualTo(200);
@@ -189,6 +217,16 @@ class SecurityIT {
         assertThat(refused.statusCode()).isEqualTo(403);
         assertThat(refused.headers().firstValue("access-control-allow-origin")).isEmpty();
         assertThat(preflight("https://example.org").statusCode()).as("the wildcard does not cover the bare domain").isEqualTo(403);
+    }
+
+    @Test
+    void refusalsToAnAllowedOriginAreReadableByThePage() {
+        HttpResponse<String> outOfScope = anonymous.exchange("POST", "/api/v1/agents/other/stream/threads",
+                withJson(browser(publishableA, SHOP)), ApiClient.body("hi"));
+
+        assertThat(outOfScope.statusCode()).isEqualTo(403);
+        assertThat(outOfScope.headers().firstValue("access-control-allow-origin")).contains(SHOP);
+        assertThat(outOfScope.headers().firstValue("access-control-expose-headers").orElse("")).contains("x-thread-id");
     }
 
     @Test
@@ -307,6 +345,21 @@ class SecurityIT {
     }
 
     // --- helpers ---
+
+    /** A file uploaded to {@code client}'s project: its blob path. */
+    private static String uploadedBlob(ApiClient client) {
+        HttpResponse<String> requested = client.requestUpload("notes.txt", "text/plain", "agent_input");
+        assertThat(requested.statusCode()).as(requested.body()).isEqualTo(200);
+        JsonNode upload = CODEC.read(requested.body(), JsonNode.class);
+        HttpResponse<String> put = ApiClient.putFile(java.net.URI.create(upload.path("signedUrl").asString()), "text/plain",
+                "private notes".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(put.statusCode()).as(put.body()).isBetween(200, 204);
+        return upload.path("blobPath").asString();
+    }
+
+    private static String encoded(String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     private static HttpResponse<String> preflight(String origin) {
         return anonymous.exchange("OPTIONS", "/api/v1/agents/assistant/stream/threads", Map.of("Origin", origin,

@@ -10,7 +10,11 @@ import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.worker.agent.AgentLoop;
+import io.agentrun.worker.attachment.AttachmentReader;
+import io.agentrun.worker.attachment.AttachmentSettings;
 import io.agentrun.worker.agent.AgentRun;
 import io.agentrun.worker.agent.ModelSettings;
 import io.agentrun.worker.agent.ToolRunner;
@@ -49,7 +53,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class})
+@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class, AttachmentSettings.class})
 class WorkerConfiguration {
 
     @Bean
@@ -131,10 +135,21 @@ class WorkerConfiguration {
         return new ToolRunner(tools, settings, toolThreads, codec, tracing.tracer());
     }
 
+    /** Fetches files only from URLs this service issued; never follows a redirect elsewhere. */
+    @Bean
+    AttachmentReader attachmentReader(FileStore store, StorageSettings storage, AttachmentSettings settings, ModelSettings models) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(models.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return new AttachmentReader(store, client, settings, storage.maxFileSize().toBytes());
+    }
+
     @Bean
     AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
-            Tracing tracing) {
-        return new AgentLoop(models, tools, toolRunner, settings, codec, tracing.tracer());
+            AttachmentReader attachments, Tracing tracing) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments, tracing.tracer());
     }
 
     // --- runs ---

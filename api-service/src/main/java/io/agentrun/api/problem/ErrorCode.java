@@ -15,6 +15,7 @@ public enum ErrorCode {
     AGENT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such agent"),
     THREAD_NOT_FOUND(HttpStatus.NOT_FOUND, "No such thread"),
     RUN_NOT_FOUND(HttpStatus.NOT_FOUND, "No such run"),
+    FILE_NOT_FOUND(HttpStatus.NOT_FOUND, "No such file"),
     PROJECT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such project"),
     KEY_NOT_FOUND(HttpStatus.NOT_FOUND, "No such key"),
     CONTEXT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such context"),

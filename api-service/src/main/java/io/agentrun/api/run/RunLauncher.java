@@ -6,6 +6,7 @@ import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.api.stream.RunSubscription;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunInput;
@@ -38,10 +39,12 @@ public final class RunLauncher {
     private final LiveEvents live;
     private final CommandProducer commands;
     private final SpendCaps spendCaps;
+    private final IssuedFiles files;
 
     public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps) {
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
         this.spendCaps = spendCaps;
+        this.files = files;
         this.agents = agents;
         this.contexts = contexts;
         this.threads = threads;
@@ -58,6 +61,7 @@ public final class RunLauncher {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
         requireKnownContexts(caller, request.input());
+        files.requireIssued(caller.projectId(), request.input());
         String runId = Ids.newRunId();
         spendCaps.chargeRun(caller);
         ThreadClaim claim;

@@ -1,6 +1,9 @@
 package io.agentrun.platform.config;
 
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.FileStores;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -21,6 +24,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.springframework.beans.factory.ObjectProvider;
+import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,7 +32,8 @@ import org.springframework.core.env.Environment;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, TracingSettings.class})
+@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, StorageSettings.class,
+        TracingSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -99,6 +104,12 @@ public class PlatformConfiguration {
     @Bean
     ContextStore contextStore(RedisConnections redis, JsonCodec codec) {
         return new ContextStore(redis, codec);
+    }
+
+    /** Uploaded files: api nodes issue their URLs, workers fetch them. */
+    @Bean
+    FileStore fileStore(StorageSettings settings) {
+        return FileStores.create(settings, Clock.systemUTC());
     }
 
     @Bean

@@ -9,6 +9,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelException;
 import io.agentrun.worker.model.ModelListener;
@@ -48,15 +49,22 @@ public final class AgentLoop {
     private final ToolRunner toolRunner;
     private final ModelSettings settings;
     private final JsonCodec codec;
+    private final AttachmentSource attachments;
     private final Tracer tracer;
 
     public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
-        this(models, tools, toolRunner, settings, codec, TracerProvider.noop().get("none"));
+        this(models, tools, toolRunner, settings, codec, AttachmentSource.NONE);
+    }
+
+    public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentSource attachments) {
+        this(models, tools, toolRunner, settings, codec, attachments, TracerProvider.noop().get("none"));
     }
 
     /** @param tracer one span per model call ({@code agentrun.model.call}), in the run's trace */
     public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
-            Tracer tracer) {
+            AttachmentSource attachments, Tracer tracer) {
+        this.attachments = attachments;
         this.tracer = tracer;
         this.models = models;
         this.tools = tools;
@@ -74,7 +82,9 @@ public final class AgentLoop {
     public void run(RunSetup setup, CancelToken token, EventSink sink, RunProgress progress) throws InterruptedException {
         AgentDefinition agent = setup.agent();
         ChatModel model = models.forProvider(agent.provider());
-        List<ModelMessage> messages = conversation(setup.history(), setup.command().input());
+        List<Attachment> files = attachments.read(setup.command().projectId(), setup.command().input());
+        token.throwIfCancelled();
+        List<ModelMessage> messages = conversation(setup.history(), setup.command().input(), files);
         String system = systemPrompt(setup);
         List<ToolSpec> offered = offeredTools(agent, setup.contexts());
         ToolRunner.Budget budget = toolRunner.budget(agent, offered);
@@ -129,14 +139,14 @@ public final class AgentLoop {
         return doubled.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : doubled;
     }
 
-    private static List<ModelMessage> conversation(List<ChatMessage> history, RunInput input) {
+    private static List<ModelMessage> conversation(List<ChatMessage> history, RunInput input, List<Attachment> files) {
         List<ModelMessage> messages = new ArrayList<>(history.size() + 1);
         for (ChatMessage message : history) {
             messages.add(message.role() == ChatMessage.Role.USER
                     ? new ModelMessage.User(message.content(), message.images(), message.documents(), message.audios())
                     : ModelMessage.Assistant.text(message.content()));
         }
-        messages.add(new ModelMessage.User(input.query(), input.images(), input.documents(), input.audios()));
+        messages.add(new ModelMessage.User(input.query(), input.images(), input.documents(), input.audios(), files));
         return messages;
     }
 
