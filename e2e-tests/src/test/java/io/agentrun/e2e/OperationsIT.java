@@ -1,6 +1,7 @@
 package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentrun.api.bootstrap.Bootstrap;
 import io.agentrun.infra.testing.RealInfrastructure;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +101,29 @@ class OperationsIT {
     }
 
     @Test
+    void followAndTailShowEventsAsTheyHappen() throws Exception {
+        var first = client.stream("assistant", null, ApiClient.body("before following"));
+        String threadId = first.header("x-thread-id");
+        Running follow = Running.start("replay", "--thread", threadId, "--follow", "--format", "jsonl");
+        Running tail = Running.start("tail", "--project", pipeline.projectId, "--type", "run_end", "--format", "jsonl");
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> follow.out().contains("before following"));
+            // The tail starts at the end: give its consumer its positions before the run it must see.
+            await().atMost(Duration.ofSeconds(30)).until(() -> tail.started());
+            var second = client.stream("assistant", threadId, ApiClient.body("while following"));
+            String secondRun = second.header("x-run-id");
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> follow.out().contains("\"run_id\":\"" + secondRun + "\",")
+                    && follow.out().contains("Echo #2: while following\",\"usage\""));
+            await().atMost(Duration.ofSeconds(30)).until(() -> tail.out().contains(secondRun));
+            assertThat(tail.out().lines()).allSatisfy(line -> assertThat(line).contains("\"type\":\"run_end\"", pipeline.projectId));
+        } finally {
+            assertThat(follow.stop()).isZero();
+            assertThat(tail.stop()).isZero();
+        }
+    }
+
+    @Test
     void replayOfAnUnknownThreadSaysSoAndFails() {
         Cli unknown = cli("replay", "--thread", "thr_doesnotexist", "--format", "jsonl");
         Cli usage = cli("replay", "--format", "xml", "--thread", "thr_x");
@@ -161,16 +186,45 @@ class OperationsIT {
     record Cli(int status, byte[] out, String err) {
     }
 
-    private static Cli cli(String... args) {
+    /** A following command (replay --follow, tail) on its own thread, stopped the way Ctrl-C stops it. */
+    record Running(OpsCli cli, ByteArrayOutputStream buffer, java.util.concurrent.CompletableFuture<Integer> status) {
+        static Running start(String... args) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            OpsCli cli = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
+            return new Running(cli, out, java.util.concurrent.CompletableFuture.supplyAsync(() -> cli.run(withInfrastructure(args))));
+        }
+
+        String out() {
+            synchronized (buffer) {
+                return buffer.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        boolean started() {
+            return cli.following();
+        }
+
+        int stop() throws Exception {
+            cli.stop();
+            return status.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    private static String[] withInfrastructure(String... args) {
         Map<String, Object> p = pipeline.properties();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
                 "--events-topic", (String) p.get("agentrun.kafka.events-topic"),
                 "--redis-url", (String) p.get("agentrun.redis.url")));
+        return all.toArray(String[]::new);
+    }
+
+    private static Cli cli(String... args) {
+        String[] all = withInfrastructure(args);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(all.toArray(String[]::new));
+                .run(all);
         return new Cli(status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
     }
 }

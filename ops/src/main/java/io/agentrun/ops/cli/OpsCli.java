@@ -41,6 +41,7 @@ public final class OpsCli {
     private final PrintStream out;
     private final PrintStream err;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private volatile boolean following;
 
     public OpsCli(PrintStream out, PrintStream err) {
         this.out = out;
@@ -63,6 +64,11 @@ public final class OpsCli {
         int status = cli.run(args);
         cli.out.flush();
         System.exit(status);
+    }
+
+    /** Whether a {@code tail} has fixed where it starts: events written from now on will be shown. */
+    public boolean following() {
+        return following;
     }
 
     /** Ends a {@code --follow} or {@code tail} at its next poll. */
@@ -142,7 +148,7 @@ public final class OpsCli {
         new LiveTail(new KafkaClients(settings.kafka()), new JsonCodec()).follow(filter, args.time("--from"), event -> {
             out.print(format.render(event));
             out.flush();
-        }, running::get);
+        }, running::get, () -> following = true);
         return 0;
     }
 

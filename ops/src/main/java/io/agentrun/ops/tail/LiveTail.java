@@ -45,8 +45,12 @@ public final class LiveTail {
         }
     }
 
-    /** Hands matching events to {@code sink} until {@code keepGoing} turns false (checked between polls). */
-    public void follow(Filter filter, @Nullable Instant from, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
+    /**
+     * Hands matching events to {@code sink} until {@code keepGoing} turns false (checked between polls);
+     * {@code positioned} runs once the start positions are fixed (events written after it are shown).
+     */
+    public void follow(Filter filter, @Nullable Instant from, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing,
+            Runnable positioned) {
         String topic = clients.settings().eventsTopic();
         Map<String, Object> config = clients.common("agentrun-tail-" + ProcessHandle.current().pid());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -57,6 +61,7 @@ public final class LiveTail {
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
             seek(consumer, partitions, from);
+            positioned.run();
             while (keepGoing.getAsBoolean()) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     ReplayedEvent event = decode(record);
