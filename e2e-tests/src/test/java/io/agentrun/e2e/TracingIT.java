@@ -51,7 +51,8 @@ class TracingIT {
             List<SpanData> trace = SPANS.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(traceId)).toList();
             Map<String, Set<String>> byService = trace.stream().collect(Collectors.groupingBy(
                     s -> s.getResource().getAttribute(SERVICE), Collectors.mapping(SpanData::getName, Collectors.toSet())));
-            assertThat(byService.get("api-service")).contains("agentrun.stream", "agentrun.run.enqueue", "agentrun.sse.deliver");
+            assertThat(byService.get("api-service")).contains("agentrun.stream", "agentrun.run.enqueue", "agentrun.sse.deliver",
+                    "agentrun.sse.write");
             assertThat(byService.get("run-worker")).contains("agentrun.run", "agentrun.model.call", "agentrun.tool.call");
             assertThat(byService.get("event-relay")).contains("agentrun.relay.apply");
         });
@@ -63,6 +64,10 @@ class TracingIT {
                 .as("run_start and run_end, children of the worker's run span, across Kafka again")
                 .hasSize(2).allSatisfy(s -> assertThat(s.getParentSpanId()).isEqualTo(run.getSpanId()));
         assertThat(named(trace, "agentrun.tool.call").getParentSpanId()).isEqualTo(run.getSpanId());
+        List<String> relaySpans = trace.stream().filter(s -> s.getName().equals("agentrun.relay.apply")).map(SpanData::getSpanId).toList();
+        assertThat(trace.stream().filter(s -> s.getName().equals("agentrun.sse.write")))
+                .as("the writes of run_start and run_end, children of the relay's spans, across the pub/sub payload")
+                .hasSize(2).allSatisfy(s -> assertThat(relaySpans).contains(s.getParentSpanId()));
         assertThat(trace).as("no span per delta").hasSizeLessThan(transcript.events().size() + 6);
     }
 

@@ -221,7 +221,8 @@ class RelayIT {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                received.add(message);
+                // run_start and run_end come as "traceparent\n" + envelope (apply-run-event.lua)
+                received.add(message.startsWith("{") ? message : message.substring(message.indexOf('\n') + 1));
             }
         });
         connection.sync().subscribe(RedisKeys.liveChannel(runId));

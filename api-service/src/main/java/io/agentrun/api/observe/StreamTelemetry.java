@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an api node records about its SSE streams. The span {@code agentrun.sse.deliver} covers one stream
@@ -47,6 +48,17 @@ public final class StreamTelemetry {
     public void closed(Span delivery) {
         open.decrementAndGet();
         delivery.end();
+    }
+
+    /**
+     * The write of an event the relay traced ({@code agentrun.sse.write}, a child of its
+     * {@code agentrun.relay.apply} span); an inert span for the rest. End it when written.
+     */
+    public Span writing(@Nullable String traceparent) {
+        if (traceparent == null) {
+            return Span.getInvalid();
+        }
+        return tracer.spanBuilder("agentrun.sse.write").setParent(Tracing.fromTraceparent(traceparent)).startSpan();
     }
 
     public void firstEvent(String agentId, long streamStartNanos) {

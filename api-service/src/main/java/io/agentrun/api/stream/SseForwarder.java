@@ -92,7 +92,9 @@ public final class SseForwarder {
                 }
                 Optional<Frame> frame = events.next(settings.keepaliveInterval());
                 if (frame.isPresent()) {
+                    var write = telemetry.writing(frame.get().traceparent());
                     sse.event(frame.get());
+                    write.end();
                     telemetry.delivered(frame.get().json());
                     if (first) {
                         telemetry.firstEvent(run.agentId(), began);

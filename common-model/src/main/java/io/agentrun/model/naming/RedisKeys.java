@@ -39,7 +39,10 @@ public final class RedisKeys {
         return run(runId) + ":events";
     }
 
-    /** Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. */
+    /**
+     * Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. A message is the
+     * envelope JSON, for run_start and run_end prefixed with the relay's W3C {@code traceparent} and a newline.
+     */
     public static String liveChannel(String runId) {
         return PREFIX + "live:{" + runId + "}";
     }

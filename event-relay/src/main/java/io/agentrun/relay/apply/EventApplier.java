@@ -56,11 +56,16 @@ public final class EventApplier {
 
     /** Queues the Redis writes of {@code event}; the future completes when Redis has applied them. */
     public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset) {
+        return apply(event, envelopeJson, partition, offset, "");
+    }
+
+    /** @param traceparent prefixed to the live message (not the buffer) when not empty; see apply-run-event.lua */
+    public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
         List<CompletableFuture<Long>> writes = new ArrayList<>(2);
         if (event.threadId() != null && touchesThread(event.type())) {
             writes.add(applyToThread(event, partition, offset));
         }
-        writes.add(applyToRun(event, envelopeJson, partition, offset));
+        writes.add(applyToRun(event, envelopeJson, partition, offset, traceparent));
         if (event.data() instanceof EventData.RunEnd end && end.usage().inputTokens() + end.usage().outputTokens() > 0) {
             writes.add(countSpend(event, end.usage().inputTokens() + end.usage().outputTokens()));
         }
@@ -88,7 +93,7 @@ public final class EventApplier {
                 event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
     }
 
-    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {
+    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
         String[] detail = switch (event.data()) {
             case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
             case EventData.RunError error -> new String[] {error.code(), error.message()};
@@ -100,7 +105,7 @@ public final class EventApplier {
                 Long.toString(event.seq()), envelopeJson, event.type().wireName(), RedisKeys.liveChannel(event.runId()),
                 Long.toString(settings.resumeBufferMaxEvents()), Long.toString(settings.resumeBufferTtl().toMillis()),
                 Long.toString(settings.runRetention().toMillis()), Integer.toString(partition), Long.toString(offset),
-                event.createdAt().toString(), detail[0], detail[1]);
+                event.createdAt().toString(), detail[0], detail[1], traceparent);
     }
 
     /**

@@ -143,12 +143,14 @@ public final class EventRelayLoop implements SmartLifecycle {
             String json = new String(record.value(), StandardCharsets.UTF_8);
             try {
                 RunEvent event = codec.decodeEvent(record.value());
-                writes.add(applier.apply(event, json, record.partition(), record.offset()));
-                createdAt[decoded++] = event.createdAt().toEpochMilli();
                 Span span = telemetry.applying(record, event);
+                String traceparent = "";
                 if (span != null) {
                     spans.add(span);
+                    traceparent = RelayTelemetry.traceparent(span);
                 }
+                writes.add(applier.apply(event, json, record.partition(), record.offset(), traceparent));
+                createdAt[decoded++] = event.createdAt().toEpochMilli();
             } catch (CodecException e) {
                 log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
             }

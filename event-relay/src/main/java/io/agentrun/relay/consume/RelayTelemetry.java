@@ -12,6 +12,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -55,6 +56,12 @@ public final class RelayTelemetry {
         return tracer.spanBuilder("agentrun.relay.apply").setParent(Tracing.extract(record.headers())).setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(Tracing.RUN_ID, event.runId()).setAttribute("agentrun.event", event.type().wireName())
                 .setAttribute("agentrun.seq", event.seq()).startSpan();
+    }
+
+    /** The span's W3C traceparent, for the live message; "" when it is not recording (not sampled). */
+    static String traceparent(Span span) {
+        byte[] value = Tracing.traceparent(Context.root().with(span));
+        return value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     static void ended(List<Span> spans, boolean applied) {

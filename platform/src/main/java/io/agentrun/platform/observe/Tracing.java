@@ -82,6 +82,11 @@ public final class Tracing implements AutoCloseable {
         return value.isEmpty() ? null : value.getFirst().getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The context a {@code traceparent} value names (the root context when it is not one). */
+    public static Context fromTraceparent(String traceparent) {
+        return W3C.extract(Context.root(), traceparent, TRACEPARENT_VALUE);
+    }
+
     /** The current span's trace id, or null when nothing is traced. */
     public static @Nullable String currentTraceId() {
         SpanContext span = Span.current().getSpanContext();
@@ -92,6 +97,18 @@ public final class Tracing implements AutoCloseable {
     public void close() {
         provider.close();
     }
+
+    private static final TextMapGetter<String> TRACEPARENT_VALUE = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(String carrier) {
+            return List.of(TRACEPARENT);
+        }
+
+        @Override
+        public @Nullable String get(@Nullable String carrier, String key) {
+            return TRACEPARENT.equals(key) ? carrier : null;
+        }
+    };
 
     private static final TextMapGetter<Headers> KAFKA_HEADERS = new TextMapGetter<>() {
         @Override
