@@ -55,14 +55,15 @@ final class Pipeline implements AutoCloseable {
         return new Pipeline(overrides).startAll(apiCount, workerCount, relayCount);
     }
 
+    /** Workers and relays serve only management endpoints, always on a port of their own (overrides may fix the api's). */
     private Pipeline startAll(int apiCount, int workerCount, int relayCount) {
         Pipeline pipeline = this;
         try {
             for (int i = 0; i < relayCount; i++) {
-                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i)));
+                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i, "server.port", 0)));
             }
             for (int i = 0; i < workerCount; i++) {
-                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i)));
+                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i, "server.port", 0)));
             }
             for (int i = 0; i < apiCount; i++) {
                 pipeline.apis.add(pipeline.run(ApiApplication.builder(), Map.of()));
