@@ -19,6 +19,12 @@ ensure_redis_server() {
   [ -n "${REDIS_URL:-}" ] || command -v redis-server >/dev/null || apt_install redis-server
 }
 
+# The browser tests (WidgetIT): Debian's Chromium and Node.js with npm (playwright-core comes from npm).
+ensure_browser_test_tools() {
+  command -v chromium >/dev/null || [ -n "${CHROMIUM:-}" ] || apt_install chromium
+  command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+}
+
 # JAVA_HOME -> a JDK >= 21, installing one from Debian packages when none is found.
 ensure_jdk() {
   . "$(dirname "${BASH_SOURCE[0]}")/../.mvn/select-jdk.sh"

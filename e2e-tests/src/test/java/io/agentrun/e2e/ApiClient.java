@@ -155,10 +155,66 @@ final class ApiClient {
         return send(request, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Any request, with this client's credentials and then {@code headers} (a null value removes a header). */
+    HttpResponse<String> exchange(String method, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        Map<String, String> all = new LinkedHashMap<>(credentials);
+        all.putAll(headers);
+        all.forEach((name, value) -> {
+            if (value != null) {
+                builder.header(name, value);
+            }
+        });
+        return send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> get(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
         credentials.forEach(builder::header);
         return send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code POST /api/v1/uploads/request}. */
+    HttpResponse<String> requestUpload(String filename, String contentType, String purpose) {
+        String json = "{\"filename\":" + quoted(filename) + ",\"contentType\":" + quoted(contentType) + ",\"purpose\":" + quoted(purpose) + "}";
+        return send(request("/api/v1/uploads/request", json, Map.of("content-type", "application/json")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code GET /api/v1/uploads/view-url?blobPath=}. */
+    HttpResponse<String> viewUrl(String blobPath) {
+        return get("/api/v1/uploads/view-url?blobPath=" + URLEncoder.encode(blobPath, StandardCharsets.UTF_8));
+    }
+
+    /** A signed URL's {@code PUT}, without our credentials: the signature is the permission. */
+    static HttpResponse<String> putFile(URI signedUrl, String contentType, byte[] body) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(signedUrl).timeout(Duration.ofSeconds(60))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            builder.header("content-type", contentType);
+        }
+        return send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A signed URL's {@code GET}, without our credentials. */
+    static HttpResponse<byte[]> getFile(URI signedUrl) {
+        return send(HttpRequest.newBuilder(signedUrl).timeout(Duration.ofSeconds(60)).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static String quoted(String value) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
     }
 
     private HttpRequest.Builder request(String path, String json, Map<String, String> headers) {

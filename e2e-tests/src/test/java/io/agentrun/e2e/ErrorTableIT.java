@@ -2,7 +2,7 @@ package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentrun.api.auth.ApiKeys;
+import io.agentrun.api.auth.KeyStore;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
@@ -71,7 +71,7 @@ class ErrorTableIT {
         threads.create(idleThread, pipeline.projectId, "assistant");
         foreignThread = Ids.newThreadId();
         threads.create(foreignThread, OTHER_PROJECT, "assistant");
-        pipeline.apiBean(ApiKeys.class).registerSecret(OTHER_KEY, OTHER_PROJECT, "other");
+        pipeline.apiBean(KeyStore.class).registerBootstrapKey(OTHER_KEY, OTHER_PROJECT);
     }
 
     @AfterAll

@@ -127,6 +127,9 @@ class FaultInjectionIT {
     @Test
     @Order(6)
     void cancelMidToolCallStopsTheToolAndEndsCancelled() {
+        // Node 1 was killed by an earlier test; the stack restarts it, which may still be under way.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                .until(() -> stack.client(1).get("/actuator/health/liveness").statusCode() == 200);
         Watch watch = Watch.stream(stack.client(0), "/tool wait {\"seconds\": 40}");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
                 .until(() -> watch.events.stream().anyMatch(e -> "tool_start".equals(e.event())));

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -25,14 +26,24 @@ final class Pipeline implements AutoCloseable {
     final String projectId = "proj-" + UUID.randomUUID().toString().substring(0, 8);
     final String apiKey = "ar_sk_test_" + UUID.randomUUID().toString().replace("-", "");
     final String agentId = "assistant";
+    final String adminToken = "admin-" + UUID.randomUUID();
     private final String suffix = UUID.randomUUID().toString().substring(0, 8);
     private final List<ConfigurableApplicationContext> apis = new ArrayList<>();
     private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
     private final List<ConfigurableApplicationContext> relays = new ArrayList<>();
     private final Map<String, Object> overrides;
+    private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
     private Pipeline(Map<String, Object> overrides) {
         this.overrides = overrides;
+    }
+
+    /** As {@link #start(int, int, int, Map)}, with {@code initializer} applied to every context (e.g. to add a test bean). */
+    static Pipeline start(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        Pipeline pipeline = new Pipeline(overrides);
+        pipeline.initializer = initializer;
+        return pipeline.startAll(apiCount, workerCount, relayCount);
     }
 
     static Pipeline start(int apiCount, int workerCount, int relayCount) {
@@ -41,13 +52,18 @@ final class Pipeline implements AutoCloseable {
 
     /** @param overrides extra properties for every context, e.g. {@code agentrun.api.one-off-timeout} */
     static Pipeline start(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides) {
-        Pipeline pipeline = new Pipeline(overrides);
+        return new Pipeline(overrides).startAll(apiCount, workerCount, relayCount);
+    }
+
+    /** Workers and relays serve only management endpoints, always on a port of their own (overrides may fix the api's). */
+    private Pipeline startAll(int apiCount, int workerCount, int relayCount) {
+        Pipeline pipeline = this;
         try {
             for (int i = 0; i < relayCount; i++) {
-                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i)));
+                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i, "server.port", 0)));
             }
             for (int i = 0; i < workerCount; i++) {
-                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i)));
+                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i, "server.port", 0)));
             }
             for (int i = 0; i < apiCount; i++) {
                 pipeline.apis.add(pipeline.run(ApiApplication.builder(), Map.of()));
@@ -75,6 +91,7 @@ final class Pipeline implements AutoCloseable {
         p.put("agentrun.bootstrap.project-id", projectId);
         p.put("agentrun.bootstrap.api-key", apiKey);
         p.put("agentrun.bootstrap.agent-id", agentId);
+        p.put("agentrun.admin.token", adminToken);
         p.put("server.port", 0);
         p.put("spring.main.banner-mode", "off");
         p.putAll(overrides);
@@ -92,11 +109,21 @@ final class Pipeline implements AutoCloseable {
         Map<String, Object> props = properties();
         props.putAll(extra);
         // As command-line arguments: they outrank the services' own configuration files.
-        return builder.run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        return builder.initializers(initializer).run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
     }
 
     URI api(int node) {
         return baseOf(apis.get(node));
+    }
+
+    /** A worker's management endpoints (health, /actuator/prometheus). */
+    URI worker(int node) {
+        return baseOf(workers.get(node));
+    }
+
+    /** A relay's management endpoints. */
+    URI relay(int node) {
+        return baseOf(relays.get(node));
     }
 
     static URI baseOf(ConfigurableApplicationContext api) {

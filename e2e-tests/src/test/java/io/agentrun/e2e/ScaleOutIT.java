@@ -49,7 +49,10 @@ class ScaleOutIT {
                 streams.add(clients.submit(() -> client.stream("assistant", null, ApiClient.body(query))));
             }
             clients.shutdown();
-            assertThat(clients.awaitTermination(3, TimeUnit.MINUTES)).as("all streams finished").isTrue();
+            if (!clients.awaitTermination(3, TimeUnit.MINUTES)) {
+                clients.shutdownNow(); // fail with the runs' states rather than wait for the stuck streams forever
+                throw new AssertionError("not all streams finished in 3 minutes; run states: " + states(streams.size()));
+            }
         }
 
         Set<String> workers = new HashSet<>();
@@ -64,5 +67,18 @@ class ScaleOutIT {
             workers.add(runs.find(runId).orElseThrow().worker());
         }
         assertThat(workers).as("runs were executed by both workers").containsExactlyInAnyOrder("worker-0", "worker-1");
+    }
+
+    /** How many of this pipeline's runs are in each status. */
+    private static java.util.Map<String, Long> states(int expected) {
+        var redis = pipeline.redis().sync();
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        for (String key : redis.keys("ar:run:{*}")) {
+            if (!key.endsWith(":events") && pipeline.projectId.equals(redis.hget(key, "project_id"))) {
+                counts.merge(String.valueOf(redis.hget(key, "status")), 1L, Long::sum);
+            }
+        }
+        counts.put("expected", (long) expected);
+        return counts;
     }
 }

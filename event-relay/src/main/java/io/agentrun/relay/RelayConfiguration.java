@@ -3,12 +3,15 @@ package io.agentrun.relay;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
 import io.agentrun.relay.consume.RelaySettings;
+import io.agentrun.relay.consume.RelayTelemetry;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,7 +33,9 @@ class RelayConfiguration {
 
     @Bean
     EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
-            TopicProvisioner topicsReady) {
-        return new EventRelayLoop(clients, codec, applier, settings);
+            TopicProvisioner topicsReady, MeterRegistry registry, Tracing tracing) {
+        EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayTelemetry(registry, tracing.tracer()));
+        RelayTelemetry.bind(registry, loop);
+        return loop;
     }
 }

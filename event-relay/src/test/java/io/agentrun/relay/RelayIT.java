@@ -56,7 +56,8 @@ class RelayIT {
                 "--agentrun.kafka.events-topic=" + EVENTS,
                 "--agentrun.kafka.event-partitions=2",
                 "--agentrun.kafka.relay-group=relays." + SUFFIX,
-                "--agentrun.relay.poll-timeout=100ms");
+                "--agentrun.relay.poll-timeout=100ms",
+                "--server.port=0");
         redis = relay.getBean(RedisConnections.class);
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -220,7 +221,8 @@ class RelayIT {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                received.add(message);
+                // run_start and run_end come as "traceparent\n" + envelope (apply-run-event.lua)
+                received.add(message.startsWith("{") ? message : message.substring(message.indexOf('\n') + 1));
             }
         });
         connection.sync().subscribe(RedisKeys.liveChannel(runId));

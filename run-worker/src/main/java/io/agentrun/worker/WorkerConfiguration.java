@@ -4,12 +4,17 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.worker.agent.AgentLoop;
+import io.agentrun.worker.attachment.AttachmentReader;
+import io.agentrun.worker.attachment.AttachmentSettings;
 import io.agentrun.worker.agent.AgentRun;
 import io.agentrun.worker.agent.ModelSettings;
 import io.agentrun.worker.agent.ToolRunner;
@@ -24,6 +29,8 @@ import io.agentrun.worker.model.anthropic.AnthropicChatModel;
 import io.agentrun.worker.model.http.ProviderHttp;
 import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.openai.OpenAiChatModel;
+import io.agentrun.worker.observe.ShareGroupLag;
+import io.agentrun.worker.observe.WorkerMetrics;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.WorkerSettings;
 import io.agentrun.worker.tool.CalculatorTool;
@@ -33,6 +40,7 @@ import io.agentrun.worker.tool.Tool;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
 import io.agentrun.worker.tool.WaitTool;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,7 +53,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class})
+@EnableConfigurationProperties({WorkerSettings.class, ModelSettings.class, ToolSettings.class, AttachmentSettings.class})
 class WorkerConfiguration {
 
     @Bean
@@ -123,20 +131,45 @@ class WorkerConfiguration {
     }
 
     @Bean
-    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
-        return new ToolRunner(tools, settings, toolThreads, codec);
+    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec, Tracing tracing) {
+        return new ToolRunner(tools, settings, toolThreads, codec, tracing.tracer());
+    }
+
+    /** Fetches files only from URLs this service issued; never follows a redirect elsewhere. */
+    @Bean
+    AttachmentReader attachmentReader(FileStore store, StorageSettings storage, AttachmentSettings settings, ModelSettings models) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(models.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return new AttachmentReader(store, client, settings, storage.maxFileSize().toBytes());
     }
 
     @Bean
-    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
-        return new AgentLoop(models, tools, toolRunner, settings, codec);
+    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentReader attachments, Tracing tracing) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments, tracing.tracer());
     }
 
     // --- runs ---
 
     @Bean
-    EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady) {
-        return new EventPublisher(clients, codec, settings.id() + "-events");
+    WorkerMetrics workerMetrics(MeterRegistry registry) {
+        return new WorkerMetrics(registry);
+    }
+
+    @Bean
+    ShareGroupLag shareGroupLag(KafkaClients clients, MeterRegistry registry) {
+        ShareGroupLag lag = new ShareGroupLag(clients);
+        lag.bindTo(registry);
+        return lag;
+    }
+
+    @Bean
+    EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady,
+            WorkerMetrics metrics) {
+        return new EventPublisher(clients, codec, settings.id() + "-events", metrics);
     }
 
     @Bean(destroyMethod = "shutdownNow")
@@ -168,8 +201,11 @@ class WorkerConfiguration {
     @Bean
     ShareGroupDispatcher shareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunExecutor executor,
             CancellationWatcher cancellations, WorkerSettings settings, ExecutorService runThreads,
-            TopicProvisioner topicsReady) {
+            TopicProvisioner topicsReady, WorkerMetrics metrics, Tracing tracing) {
         ShareGroupSettings.apply(clients);
-        return new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
+        ShareGroupDispatcher dispatcher = new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
+        metrics.bind(dispatcher);
+        dispatcher.traceWith(tracing.tracer());
+        return dispatcher;
     }
 }

@@ -7,6 +7,7 @@ import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
+import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ModelException;
 import io.agentrun.worker.model.ModelListener;
 import io.agentrun.worker.model.ModelMessage;
@@ -52,6 +53,18 @@ class ScriptedModelTest {
         assertThat(deltas).containsExactly("Echo #1: the ", "quick brown fox ", "jumps");
         assertThat(String.join("", deltas)).isEqualTo(turn.text());
         assertThat(turn.usage().outputTokens()).isEqualTo(7);
+    }
+
+    @Test
+    void namesEachFileOfTheTurnWithItsSize() throws Exception {
+        AgentDefinition agent = TestData.anAgent().scripted(50, 0).build();
+        ModelMessage.User user = new ModelMessage.User("read", List.of(), List.of("u1"), List.of(), List.of(
+                new Attachment(Attachment.Kind.DOCUMENT, "a.txt", "text/plain", new byte[38], "x"),
+                new Attachment(Attachment.Kind.IMAGE, "b.png", "image/png", new byte[5], "")));
+
+        ModelTurn turn = model.stream(new ModelRequest(agent, "", List.of(user), List.of(), true, new CancelToken()), listener);
+
+        assertThat(turn.text()).isEqualTo("Echo #1: read [document 38 bytes] [image 5 bytes]");
     }
 
     @Test

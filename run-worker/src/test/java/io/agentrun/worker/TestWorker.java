@@ -19,7 +19,8 @@ final class TestWorker {
                 "--agentrun.kafka.commands-topic=commands." + suffix,
                 "--agentrun.kafka.events-topic=events." + suffix,
                 "--agentrun.kafka.worker-group=workers." + suffix,
-                "--agentrun.worker.poll-timeout=100ms"));
+                "--agentrun.worker.poll-timeout=100ms",
+                "--server.port=0"));
         args.addAll(List.of(extra));
         return WorkerApplication.builder().run(args.toArray(String[]::new));
     }

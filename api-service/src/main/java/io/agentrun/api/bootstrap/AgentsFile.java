@@ -2,6 +2,7 @@ package io.agentrun.api.bootstrap;
 
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.json.JsonCodec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,24 +87,10 @@ public record AgentsFile(@Nullable String project, List<AgentDefinition> agents,
             try {
                 values.add(reader.forType(type).readValue(entry));
             } catch (JacksonException e) {
-                problems.add(where + ": " + reason(e));
+                problems.add(where + ": " + StrictJson.reason(e));
             }
         }
         return values;
-    }
-
-    /** The constructor's own message when validation failed there, else Jackson's, without the noise. */
-    private static String reason(JacksonException e) {
-        Throwable cause = e.getCause();
-        while (cause != null) {
-            if (cause instanceof IllegalArgumentException) {
-                return cause.getMessage();
-            }
-            cause = cause.getCause();
-        }
-        String message = e.getOriginalMessage();
-        int details = message.indexOf(" (class ");
-        return details > 0 ? message.substring(0, details) : message;
     }
 
     private static void duplicates(String file, String what, List<String> ids, List<String> problems) {

@@ -1,15 +1,14 @@
 package io.agentrun.api.bootstrap;
 
-import io.agentrun.api.auth.ApiKeys;
+import io.agentrun.api.admin.Projects;
+import io.agentrun.api.auth.KeyStore;
+import io.agentrun.model.admin.NewProject;
 import io.agentrun.model.agent.AgentDefinition;
-import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import java.nio.file.Path;
 import java.util.List;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -24,16 +23,16 @@ public final class Bootstrap implements SmartInitializingSingleton {
     private static final Logger log = LoggerFactory.getLogger(Bootstrap.class);
 
     private final BootstrapSettings settings;
-    private final RedisConnections redis;
     private final AgentCatalog agents;
     private final ContextStore contexts;
-    private final ApiKeys keys;
+    private final KeyStore keys;
+    private final Projects projects;
     private final JsonCodec codec;
 
-    public Bootstrap(BootstrapSettings settings, RedisConnections redis, AgentCatalog agents, ContextStore contexts,
-            ApiKeys keys, JsonCodec codec) {
+    public Bootstrap(BootstrapSettings settings, AgentCatalog agents, ContextStore contexts,
+            KeyStore keys, Projects projects, JsonCodec codec) {
+        this.projects = projects;
         this.settings = settings;
-        this.redis = redis;
         this.agents = agents;
         this.contexts = contexts;
         this.keys = keys;
@@ -51,7 +50,7 @@ public final class Bootstrap implements SmartInitializingSingleton {
             }
             return;
         }
-        redis.sync().hsetnx(RedisKeys.project(project), "created_at", Instant.now().toString());
+        projects.create(new NewProject(project, null));
         List<AgentDefinition> seeded = file != null ? file.agents() : List.of(AgentDefinition.scripted(settings.agentId(),
                 new AgentDefinition.ScriptedOptions(settings.wordsPerDelta(), settings.deltaDelayMs())));
         seeded.forEach(agent -> agents.put(project, agent));
@@ -59,7 +58,7 @@ public final class Bootstrap implements SmartInitializingSingleton {
             file.contexts().forEach(context -> contexts.put(project, context));
         }
         if (!settings.apiKey().isBlank()) {
-            keys.registerSecret(settings.apiKey(), project, "bootstrap");
+            keys.registerBootstrapKey(settings.apiKey(), project);
         }
         log.info("bootstrapped project '{}' with agents {}{}{}", project, seeded.stream().map(AgentDefinition::id).toList(),
                 file == null || file.contexts().isEmpty() ? "" : ", contexts " + file.contexts().stream().map(c -> c.id()).toList(),

@@ -1,5 +1,8 @@
 package io.agentrun.api.problem;
 
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
 /**
  * An error to report to the caller as {@code application/problem+json}. The detail is shown to the
  * caller, so it never contains secrets or internals.
@@ -7,6 +10,7 @@ package io.agentrun.api.problem;
 public final class ApiProblem extends RuntimeException {
 
     private final ErrorCode code;
+    private @Nullable Duration retryAfter;
 
     public ApiProblem(ErrorCode code, String detail) {
         super(detail, null, false, false);
@@ -19,5 +23,15 @@ public final class ApiProblem extends RuntimeException {
 
     public String detail() {
         return getMessage();
+    }
+
+    /** Asks the client to wait this long before trying again ({@code Retry-After}, whole seconds, rounded up). */
+    public ApiProblem retryAfter(Duration wait) {
+        this.retryAfter = wait;
+        return this;
+    }
+
+    public @Nullable Duration retryAfter() {
+        return retryAfter;
     }
 }

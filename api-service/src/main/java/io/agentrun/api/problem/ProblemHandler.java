@@ -4,6 +4,7 @@ import io.lettuce.core.RedisException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -30,7 +31,13 @@ public class ProblemHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<byte[]> apiProblem(ApiProblem e, HttpServletRequest request) {
-        return respond(e.code(), e.detail(), request, null);
+        ResponseEntity<byte[]> response = respond(e.code(), e.detail(), request, null);
+        if (e.retryAfter() == null) {
+            return response;
+        }
+        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
+        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds)).body(response.getBody());
     }
 
     @ExceptionHandler(NoResourceFoundException.class)

@@ -2,6 +2,14 @@ package io.agentrun.api.run;
 
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.agentrun.platform.kafka.KafkaClients;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +25,15 @@ public final class CommandProducer implements DisposableBean {
     private final String topic;
     private final JsonCodec codec;
     private final long timeoutMs;
+    private final Tracer tracer;
 
     public CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
+        this(clients, codec, clientId, TracerProvider.noop().get("none"));
+    }
+
+    /** @param tracer the command's span ({@code agentrun.run.enqueue}) starts the run's trace or joins the request's */
+    public CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, Tracer tracer) {
+        this.tracer = tracer;
         this.producer = clients.producer(clientId);
         this.topic = clients.settings().commandsTopic();
         this.codec = codec;
@@ -27,16 +42,24 @@ public final class CommandProducer implements DisposableBean {
 
     /** @throws CommandNotSentException when Kafka did not acknowledge the command in time */
     public void send(RunCommand command) {
-        try {
-            producer.send(new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command)))
-                    .get(timeoutMs, TimeUnit.MILLISECONDS);
+        Span span = tracer.spanBuilder("agentrun.run.enqueue").setSpanKind(SpanKind.PRODUCER)
+                .setAttribute(Tracing.RUN_ID, command.runId()).setAttribute(Tracing.AGENT_ID, command.agentId())
+                .startSpan();
+        try (Scope scope = span.makeCurrent()) {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command));
+            Tracing.inject(Context.current(), record.headers());
+            producer.send(record).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            span.setStatus(StatusCode.ERROR);
             throw new CommandNotSentException(e.getCause());
         } catch (TimeoutException | RuntimeException e) {
+            span.setStatus(StatusCode.ERROR);
             throw new CommandNotSentException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CommandNotSentException(e);
+        } finally {
+            span.end();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.auth.Caller;
+import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.stream.Frame;
@@ -51,6 +52,7 @@ public class OneOffRunController {
         this.codec = codec;
     }
 
+    @PublicSurface
     @PostMapping("/api/v1/agents/{agentId}/run")
     public ResponseEntity<byte[]> run(Caller caller, @PathVariable String agentId,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) @Nullable String accept,

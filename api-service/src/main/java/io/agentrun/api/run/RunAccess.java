@@ -26,7 +26,7 @@ public final class RunAccess {
 
     public RunState require(Caller caller, String threadId, String runId) {
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
-        if (thread == null || !thread.projectId().equals(caller.projectId())) {
+        if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
             throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
         }
         RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;

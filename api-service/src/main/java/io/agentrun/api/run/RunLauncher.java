@@ -1,10 +1,12 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.auth.Caller;
+import io.agentrun.api.auth.SpendCaps;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.api.stream.RunSubscription;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunInput;
@@ -36,9 +38,13 @@ public final class RunLauncher {
     private final RunStore runs;
     private final LiveEvents live;
     private final CommandProducer commands;
+    private final SpendCaps spendCaps;
+    private final IssuedFiles files;
 
     public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands) {
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
+        this.spendCaps = spendCaps;
+        this.files = files;
         this.agents = agents;
         this.contexts = contexts;
         this.threads = threads;
@@ -55,14 +61,22 @@ public final class RunLauncher {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
         requireKnownContexts(caller, request.input());
+        files.requireIssued(caller.projectId(), request.input());
         String runId = Ids.newRunId();
-        ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
+        spendCaps.chargeRun(caller);
+        ThreadClaim claim;
+        try {
+            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
+        } catch (ApiProblem e) {
+            spendCaps.refundRun(caller);
+            throw e;
+        }
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
                 request.metadata(), Instant.now());
         RunSubscription subscription = null;
         boolean sendAttempted = false;
         try {
-            runs.createQueued(command);
+            runs.createQueued(command, caller.keyFamily());
             subscription = live.subscribe(runId, 0);
             sendAttempted = true;
             commands.send(command);
@@ -70,6 +84,7 @@ public final class RunLauncher {
         } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
             log.error("run {} not started: {}", runId, e.getMessage());
             undo(command, claim, subscription, sendAttempted);
+            spendCaps.refundRun(caller);
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly");
         }
     }
@@ -85,13 +100,13 @@ public final class RunLauncher {
     private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId) {
         if (threadId == null) {
             String created = Ids.newThreadId();
-            threads.create(created, caller.projectId(), agentId);
+            threads.create(created, caller.projectId(), agentId, caller.keyFamily());
             threads.tryLock(created, runId);
             return new ThreadClaim(created, true);
         }
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
-        if (thread == null || !thread.projectId().equals(caller.projectId())) {
-            // Another project's thread is reported exactly like a missing one.
+        if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
+            // Another project's thread (or, for a publishable key, another key's) is reported exactly like a missing one.
             throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
         }
         if (!thread.agentId().equals(agentId)) {

@@ -128,11 +128,14 @@ public final class RunSubscription implements AutoCloseable {
         }
     }
 
-    private void accept(String json) {
+    private void accept(String message) {
+        // The relay prefixes "traceparent\n" to the live messages it traced; an envelope starts with '{'.
+        int prefix = message.charAt(0) == '{' ? -1 : message.indexOf('\n');
+        String json = prefix < 0 ? message : message.substring(prefix + 1);
         Frame frame;
         try {
             var header = codec.peekHeader(json);
-            frame = new Frame(header.seq(), header.type(), json);
+            frame = new Frame(header.seq(), header.type(), json, prefix < 0 ? null : message.substring(0, prefix));
         } catch (CodecException e) {
             log.warn("ignoring a malformed live message for run {}: {}", runId, e.getMessage());
             return;

@@ -1,8 +1,10 @@
 package io.agentrun.api.stream;
 
+import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.ApiSettings;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.observe.LogContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
@@ -29,8 +31,10 @@ public final class SseForwarder {
     private final NodeDrain drain;
     private final RunCanceller canceller;
     private final JsonCodec codec;
+    private final StreamTelemetry telemetry;
 
-    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec) {
+    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.settings = settings;
         this.drain = drain;
         this.canceller = canceller;
@@ -48,12 +52,19 @@ public final class SseForwarder {
      */
     public void serve(RunSubscription events, RunRef run, boolean cancelOnDisconnect, HttpServletResponse response)
             throws InterruptedException {
+        long began = System.nanoTime();
         if (run.threadId() != null) {
             response.setHeader(THREAD_HEADER, run.threadId());
         }
         response.setHeader(RUN_HEADER, run.runId());
-        try (events) {
-            forward(events, SseWriter.open(response), run);
+        try (events; var context = LogContext.of(run.runId(), run.threadId(), run.projectId())) {
+            SseWriter sse = SseWriter.open(response);
+            var delivery = telemetry.opened(run.runId());
+            try {
+                forward(events, sse, run, began);
+            } finally {
+                telemetry.closed(delivery);
+            }
         } catch (IOException clientGone) {
             if (cancelOnDisconnect) {
                 log.info("client left the stream of run {}; cancelling it as asked", run.runId());
@@ -64,8 +75,9 @@ public final class SseForwarder {
         }
     }
 
-    private void forward(RunSubscription events, SseWriter sse, RunRef run) throws IOException, InterruptedException {
+    private void forward(RunSubscription events, SseWriter sse, RunRef run, long began) throws IOException, InterruptedException {
         long lastEvent = System.nanoTime();
+        boolean first = true;
         try {
             while (true) {
                 if (drain.isDraining() || events.interrupted()) {
@@ -80,7 +92,14 @@ public final class SseForwarder {
                 }
                 Optional<Frame> frame = events.next(settings.keepaliveInterval());
                 if (frame.isPresent()) {
+                    var write = telemetry.writing(frame.get().traceparent());
                     sse.event(frame.get());
+                    write.end();
+                    telemetry.delivered(frame.get().json());
+                    if (first) {
+                        telemetry.firstEvent(run.agentId(), began);
+                        first = false;
+                    }
                     if (frame.get().isRunEnd()) {
                         return;
                     }

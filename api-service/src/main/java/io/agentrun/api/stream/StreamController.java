@@ -1,6 +1,7 @@
 package io.agentrun.api.stream;
 
 import io.agentrun.api.auth.Caller;
+import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.LaunchedRun;
@@ -9,6 +10,11 @@ import io.agentrun.api.run.RunLauncher;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.platform.store.RunState;
+import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -38,9 +44,11 @@ public class StreamController {
     private final LiveEvents live;
     private final SseForwarder forwarder;
     private final NodeDrain drain;
+    private final Tracer tracer;
 
     public StreamController(RunRequestReader reader, RunLauncher launcher, RunAccess access, LiveEvents live,
-            SseForwarder forwarder, NodeDrain drain) {
+            SseForwarder forwarder, NodeDrain drain, Tracing tracing) {
+        this.tracer = tracing.tracer();
         this.reader = reader;
         this.launcher = launcher;
         this.access = access;
@@ -49,6 +57,7 @@ public class StreamController {
         this.drain = drain;
     }
 
+    @PublicSurface
     @PostMapping("/api/v1/agents/{agentId}/stream/threads")
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
@@ -57,11 +66,19 @@ public class StreamController {
         boolean cancelOnDisconnect = cancelOnDisconnect(onDisconnect);
         refuseWhileDraining();
         var runRequest = reader.read(request);
-        LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest);
-        forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
-                run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);
+        // The run's trace starts here: the command's span, the worker's, the relay's and this stream's are in it.
+        Span span = tracer.spanBuilder("agentrun.stream").setSpanKind(SpanKind.SERVER).setAttribute(Tracing.AGENT_ID, agentId).startSpan();
+        try (Scope scope = span.makeCurrent()) {
+            LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest);
+            span.setAttribute(Tracing.RUN_ID, run.command().runId());
+            forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
+                    run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);
+        } finally {
+            span.end();
+        }
     }
 
+    @PublicSurface
     @GetMapping("/api/v1/threads/{threadId}/runs/{runId}/stream")
     public void join(Caller caller, @PathVariable String threadId, @PathVariable String runId,
             @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,

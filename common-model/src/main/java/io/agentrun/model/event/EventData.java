@@ -21,10 +21,17 @@ public sealed interface EventData {
      * mid-run and the command was redelivered — clients discard partial output of earlier attempts.
      * {@code input} is what the caller asked, so the event topic alone can rebuild a thread's history
      * and an operator replaying a thread sees each question next to its answer; {@code metadata} is the
-     * request's metadata.
+     * request's metadata. {@code trace_id} is the OpenTelemetry trace the run belongs to (api → worker →
+     * relay), so a support request quoting it can be followed across services; absent when not traced.
      */
     record RunStart(@Nullable String threadId, String runId, String agentId, int attempt, RunInput input,
-            Map<String, Object> metadata) implements EventData {
+            Map<String, Object> metadata, @Nullable String traceId) implements EventData {
+        /** Without a trace (tracing off, or a run that was never traced). */
+        public RunStart(@Nullable String threadId, String runId, String agentId, int attempt, RunInput input,
+                Map<String, Object> metadata) {
+            this(threadId, runId, agentId, attempt, input, metadata, null);
+        }
+
         public RunStart {
             Objects.requireNonNull(runId, "runId");
             metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));

@@ -14,6 +14,8 @@ public final class Ids {
     public static final String RUN = "run_";
     public static final String MESSAGE = "msg_";
     public static final String TOOL_CALL = "call_";
+    public static final String KEY = "key_";
+    public static final String FILE = "file_";
 
     private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
     private static final int RANDOM_CHARS = 26; // 26 * 5 = 130 bits
@@ -31,8 +33,16 @@ public final class Ids {
         return next(RUN);
     }
 
+    public static String newKeyId() {
+        return next(KEY);
+    }
+
     public static String newMessageId() {
         return next(MESSAGE);
+    }
+
+    public static String newFileId() {
+        return next(FILE);
     }
 
     /** True when {@code candidate} has the shape of an id with this prefix; says nothing about existence. */

@@ -39,7 +39,10 @@ public final class RedisKeys {
         return run(runId) + ":events";
     }
 
-    /** Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. */
+    /**
+     * Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. A message is the
+     * envelope JSON, for run_start and run_end prefixed with the relay's W3C {@code traceparent} and a newline.
+     */
     public static String liveChannel(String runId) {
         return PREFIX + "live:{" + runId + "}";
     }
@@ -62,6 +65,51 @@ public final class RedisKeys {
     /** Hash: a credential, looked up by the SHA-256 hex of the presented key. */
     public static String apiKey(String keyHashHex) {
         return PREFIX + "key:" + keyHashHex;
+    }
+
+    /** Hash: a project's key index, key id → SHA-256 hex of the key. */
+    public static String projectKeys(String projectId) {
+        return project(projectId) + ":keys";
+    }
+
+    /** Pub/sub channel: a key was revoked, rotated or changed (message: its hash hex); nodes drop it from their caches. */
+    public static String keysChanged() {
+        return PREFIX + "keys:changed";
+    }
+
+    /** Hash: publishable key id → JSON of its allowed origins, for CORS preflights (which carry no key). */
+    public static String publishableOrigins() {
+        return PREFIX + "origins";
+    }
+
+    /** String (token bucket): requests of one publishable key, or with {@code ip} of one client of it. */
+    public static String rateBucket(String keyId, String ip) {
+        return PREFIX + "rl:{" + keyId + "}" + (ip.isEmpty() ? "" : ":ip:" + ip);
+    }
+
+    /** Hash: runs and tokens a publishable key family spent on one UTC day ({@code yyyy-mm-dd}). */
+    public static String spend(String keyFamily, String day) {
+        return PREFIX + "spend:{" + keyFamily + "}:" + day;
+    }
+
+    /** Set: runs whose tokens {@link #spend} already counted, so a replayed run_end is not counted twice. */
+    public static String spendCounted(String keyFamily, String day) {
+        return spend(keyFamily, day) + ":counted";
+    }
+
+    /** Set: every project id. */
+    public static String projects() {
+        return PREFIX + "projects";
+    }
+
+    /** Set: the agent ids of a project. */
+    public static String projectAgents(String projectId) {
+        return project(projectId) + ":agents";
+    }
+
+    /** Set: the context ids of a project. */
+    public static String projectContexts(String projectId) {
+        return project(projectId) + ":contexts";
     }
 
     /** Hash: a project. */

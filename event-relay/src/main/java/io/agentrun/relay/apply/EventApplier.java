@@ -7,6 +7,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.LuaScript;
+import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -14,6 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +31,8 @@ public final class EventApplier {
 
     private static final LuaScript RUN_SCRIPT = new LuaScript(resource("apply-run-event.lua"));
     private static final LuaScript THREAD_SCRIPT = new LuaScript(resource("apply-thread-event.lua"));
+    private static final LuaScript SPEND_SCRIPT = new LuaScript(resource("count-spend.lua"));
+    private static final Duration SPEND_KEPT = Duration.ofDays(2);
 
     private final RedisAsyncCommands<String, String> redis;
     private final JsonCodec codec;
@@ -45,16 +51,24 @@ public final class EventApplier {
      * later one succeeds (which would apply events out of order).
      */
     public CompletableFuture<Void> beginBatch() {
-        return CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis));
+        return CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis), SPEND_SCRIPT.load(redis));
     }
 
     /** Queues the Redis writes of {@code event}; the future completes when Redis has applied them. */
     public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset) {
+        return apply(event, envelopeJson, partition, offset, "");
+    }
+
+    /** @param traceparent prefixed to the live message (not the buffer) when not empty; see apply-run-event.lua */
+    public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
         List<CompletableFuture<Long>> writes = new ArrayList<>(2);
         if (event.threadId() != null && touchesThread(event.type())) {
             writes.add(applyToThread(event, partition, offset));
         }
-        writes.add(applyToRun(event, envelopeJson, partition, offset));
+        writes.add(applyToRun(event, envelopeJson, partition, offset, traceparent));
+        if (event.data() instanceof EventData.RunEnd end && end.usage().inputTokens() + end.usage().outputTokens() > 0) {
+            writes.add(countSpend(event, end.usage().inputTokens() + end.usage().outputTokens()));
+        }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
     }
 
@@ -79,7 +93,7 @@ public final class EventApplier {
                 event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
     }
 
-    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {
+    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
         String[] detail = switch (event.data()) {
             case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
             case EventData.RunError error -> new String[] {error.code(), error.message()};
@@ -91,7 +105,22 @@ public final class EventApplier {
                 Long.toString(event.seq()), envelopeJson, event.type().wireName(), RedisKeys.liveChannel(event.runId()),
                 Long.toString(settings.resumeBufferMaxEvents()), Long.toString(settings.resumeBufferTtl().toMillis()),
                 Long.toString(settings.runRetention().toMillis()), Integer.toString(partition), Long.toString(offset),
-                event.createdAt().toString(), detail[0], detail[1]);
+                event.createdAt().toString(), detail[0], detail[1], traceparent);
+    }
+
+    /**
+     * Runs started with a publishable key carry its family in their state; their tokens count against its
+     * daily spend cap, on the UTC day the run ended.
+     */
+    private CompletableFuture<Long> countSpend(RunEvent event, long tokens) {
+        return redis.hget(RedisKeys.run(event.runId()), RunStore.KEY_FAMILY).toCompletableFuture().thenCompose(family -> {
+            if (family == null) {
+                return CompletableFuture.completedFuture(0L);
+            }
+            String day = LocalDate.ofInstant(event.createdAt(), ZoneOffset.UTC).toString();
+            return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
+                    event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
+        });
     }
 
     private static String resource(String name) {

@@ -5,6 +5,7 @@ import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.relay.apply.EventApplier;
+import io.opentelemetry.api.trace.Span;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ public final class EventRelayLoop implements SmartLifecycle {
     private final RelaySettings settings;
 
     private final LongAdder failedBatches = new LongAdder();
+    private final RelayTelemetry telemetry;
+    private volatile long lag;
 
     private volatile boolean stopping;
     private volatile boolean running;
@@ -54,6 +57,11 @@ public final class EventRelayLoop implements SmartLifecycle {
     private Thread loop;
 
     public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
+        this(clients, codec, applier, settings, RelayTelemetry.NONE);
+    }
+
+    public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings, RelayTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.clients = clients;
         this.codec = codec;
         this.applier = applier;
@@ -90,6 +98,11 @@ public final class EventRelayLoop implements SmartLifecycle {
         return failedBatches.sum();
     }
 
+    /** Records in this relay's partitions not yet applied, as of its last poll. */
+    public long lag() {
+        return lag;
+    }
+
     @Override
     public boolean isRunning() {
         return running;
@@ -102,6 +115,7 @@ public final class EventRelayLoop implements SmartLifecycle {
                 if (!records.isEmpty()) {
                     relay(records);
                 }
+                lag = currentLag();
             }
         } catch (RuntimeException e) {
             log.error("event relay loop failed; another relay takes over this one's partitions", e);
@@ -122,17 +136,29 @@ public final class EventRelayLoop implements SmartLifecycle {
     private void relay(ConsumerRecords<String, byte[]> records) {
         List<CompletableFuture<Void>> writes = new ArrayList<>(records.count() + 1);
         writes.add(applier.beginBatch());
+        long[] createdAt = new long[records.count()];
+        int decoded = 0;
+        List<Span> spans = new ArrayList<>(0);
         for (ConsumerRecord<String, byte[]> record : records) {
             String json = new String(record.value(), StandardCharsets.UTF_8);
             try {
                 RunEvent event = codec.decodeEvent(record.value());
-                writes.add(applier.apply(event, json, record.partition(), record.offset()));
+                Span span = telemetry.applying(record, event);
+                String traceparent = "";
+                if (span != null) {
+                    spans.add(span);
+                    traceparent = RelayTelemetry.traceparent(span);
+                }
+                writes.add(applier.apply(event, json, record.partition(), record.offset(), traceparent));
+                createdAt[decoded++] = event.createdAt().toEpochMilli();
             } catch (CodecException e) {
                 log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
             }
         }
         try {
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            telemetry.applied(createdAt, decoded);
+            RelayTelemetry.ended(spans, true);
             consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
                 if (error != null) {
                     log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
@@ -140,13 +166,24 @@ public final class EventRelayLoop implements SmartLifecycle {
             });
         } catch (ExecutionException | TimeoutException e) {
             failedBatches.increment();
+            RelayTelemetry.ended(spans, false);
             log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
             rewind(records);
             pause(settings.retryBackoff());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            RelayTelemetry.ended(spans, false);
             rewind(records);
         }
+    }
+
+    /** From the consumer's own fetch positions: no request to the broker. */
+    private long currentLag() {
+        long sum = 0;
+        for (TopicPartition partition : consumer.assignment()) {
+            sum += consumer.currentLag(partition).orElse(0);
+        }
+        return sum;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<String, byte[]> records) {

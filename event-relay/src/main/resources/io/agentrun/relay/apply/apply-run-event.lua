@@ -5,6 +5,8 @@
 -- ARGV[8] Kafka partition   ARGV[9] Kafka offset   ARGV[10] created_at
 -- ARGV[11] run_start: attempt | run_end: status | error: code
 -- ARGV[12] run_end: output | error: message
+-- ARGV[13] W3C traceparent for the live message ('' for none): published as "traceparent\n" before the
+--          envelope, so the api node's write of the event joins the trace; the resume buffer keeps the bare envelope
 local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], ARGV[1] .. '-1', 'e', ARGV[2])
 if type(added) == 'table' and added.err then
   if string.find(added.err, 'equal or smaller', 1, true) then
@@ -34,5 +36,9 @@ elseif kind == 'run_end' then
   redis.call('HSET', KEYS[1], 'status', ARGV[11], 'output', ARGV[12], 'ended_at', ARGV[10], 'end_seq', ARGV[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
 end
-redis.call('PUBLISH', ARGV[4], ARGV[2])
+if ARGV[13] ~= nil and ARGV[13] ~= '' then
+  redis.call('PUBLISH', ARGV[4], ARGV[13] .. '\n' .. ARGV[2])
+else
+  redis.call('PUBLISH', ARGV[4], ARGV[2])
+end
 return 1

@@ -44,6 +44,8 @@ public final class LocalStack {
     private final List<Service> services = new ArrayList<>();
     private RedisServer redis;
     private KafkaBroker kafka;
+    private DevSessionIssuer sessions;
+    private DemoPage demo;
     private volatile boolean stopping;
 
     /** A supervised service process and how to start it again. */
@@ -105,16 +107,25 @@ public final class LocalStack {
         kafka = KafkaBroker.start(state.resolve("kafka"), options.kafkaPort(), false);
         writePid("kafka", kafka.pid());
 
-        String apiKey = devApiKey();
-        Map<String, String> shared = Map.of(
+        String configuredKey = System.getenv("AGENTRUN_DEV_API_KEY");
+        String adminToken = adminToken();
+        sessions = new DevSessionIssuer();
+        Map<String, String> shared = new java.util.HashMap<>(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
                 "REDIS_URL", redisUrl,
-                "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always");
+                "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always"));
+        // Uploaded files: on disk, served by the first api node, URLs signed with a key of this stack's own.
+        shared.put("AGENTRUN_STORAGE_DIR", state.resolve("files").toString());
+        shared.put("AGENTRUN_STORAGE_PUBLIC_URL", "http://localhost:" + options.apiPort());
+        shared.put("AGENTRUN_STORAGE_SECRET", java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID());
+        // For `./agentrun replay | tail | rebuild-state`, which read the same Kafka and Redis as this stack.
+        Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers()
+                + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
         for (int i = 1; i <= options.relays(); i++) {
-            service("relay-" + i, "event-relay", shared, List.of("--agentrun.relay.id=relay-" + i));
+            service("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
         }
         for (int i = 1; i <= options.workers(); i++) {
-            service("worker-" + i, "run-worker", shared, List.of("--agentrun.worker.id=worker-" + i));
+            service("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i));
         }
         List<Integer> apiPorts = new ArrayList<>();
         for (int i = 1; i <= options.apis(); i++) {
@@ -126,7 +137,13 @@ public final class LocalStack {
             Map<String, String> env = new java.util.HashMap<>(shared);
             env.put("PORT", Integer.toString(port));
             env.put("AGENTRUN_BOOTSTRAP_PROJECT", options.projectId());
-            env.put("AGENTRUN_DEV_API_KEY", apiKey); // by environment, so it shows in no process list
+            // Secrets by environment, so they show in no process list.
+            if (configuredKey != null && !configuredKey.isBlank()) {
+                env.put("AGENTRUN_DEV_API_KEY", configuredKey.strip());
+            }
+            env.put("AGENTRUN_ADMIN_TOKEN", adminToken);
+            env.put("AGENTRUN_SESSION_ISSUER", sessions.issuer());
+            env.put("AGENTRUN_SESSION_JWKS_URI", sessions.jwksUri());
             Path agentsFile = options.home().resolve("agents.yml");
             if (Files.exists(agentsFile)) {
                 env.put("AGENTRUN_AGENTS_FILE", agentsFile.toString());
@@ -136,7 +153,15 @@ public final class LocalStack {
         for (int port : apiPorts) {
             awaitHealthy(port);
         }
-        printReady(apiPorts, redisUrl, apiKey);
+        String apiKey = configuredKey != null && !configuredKey.isBlank() ? configuredKey.strip()
+                : createKey(apiPorts.getFirst(), adminToken, "{\"kind\":\"secret\",\"label\":\"local\",\"environment\":\"development\"}");
+        int demoPort = options.apiPort() + 10;
+        String demoOrigin = "http://localhost:" + demoPort;
+        String publishableKey = createKey(apiPorts.getFirst(), adminToken, ("{\"kind\":\"publishable\",\"label\":\"demo page\","
+                + "\"environment\":\"development\",\"agents\":[\"assistant\"],\"allowed_origins\":[\"%s\",\"http://127.0.0.1:%d\"]}")
+                .formatted(demoOrigin, demoPort));
+        demo = new DemoPage(demoPort, "http://localhost:" + apiPorts.getFirst(), publishableKey);
+        printReady(apiPorts, redisUrl, apiKey, adminToken, sessions.mint(options.projectId(), Duration.ofHours(12)), demoOrigin);
         Thread.ofPlatform().daemon().name("agentrun-supervisor").start(this::supervise);
     }
 
@@ -214,12 +239,16 @@ public final class LocalStack {
                 });
     }
 
-    private void printReady(List<Integer> apiPorts, String redisUrl, String apiKey) {
+    private void printReady(List<Integer> apiPorts, String redisUrl, String apiKey, String adminToken, String sessionToken,
+            String demoOrigin) {
         String api = "http://localhost:" + apiPorts.getFirst();
         System.out.printf("""
 
                 agentrun is ready: %d api (%s), %d worker, %d relay; Kafka %s; Redis %s
                   project: %s   agent: assistant   secret key: %s
+                  admin token: %s   (./agentrun admin GET /admin/v1/projects)
+                  dev session token (12 h, project %s): %s
+                  widget demo (a page on its own origin with a publishable key): %s/
                   pids and logs: %s
 
                 Try it:
@@ -231,7 +260,7 @@ public final class LocalStack {
                 %n""",
                 apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
                 options.workers(), options.relays(), kafka.bootstrapServers(), redisUrl,
-                options.projectId(), apiKey, state, api, apiKey, options.projectId());
+                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, api, apiKey, options.projectId());
         System.out.flush();
     }
 
@@ -248,6 +277,12 @@ public final class LocalStack {
         }
         if (redis != null) {
             redis.close();
+        }
+        if (sessions != null) {
+            sessions.close();
+        }
+        if (demo != null) {
+            demo.close();
         }
         try (Stream<Path> pids = Files.exists(state) ? Files.list(state) : Stream.empty()) {
             pids.filter(p -> p.toString().endsWith(".pid")).forEach(p -> p.toFile().delete());
@@ -270,18 +305,60 @@ public final class LocalStack {
         Files.createDirectories(state.resolve("logs"));
     }
 
-    private void writePid(String name, long pid) throws IOException {
-        Files.writeString(state.resolve(name + ".pid"), pid + "\n", StandardCharsets.US_ASCII);
+    /** Workers and relays serve only health and metrics; each gets a free port, kept across restarts. */
+    private static Map<String, String> withManagementPort(Map<String, String> shared) {
+        Map<String, String> env = new java.util.HashMap<>(shared);
+        env.put("PORT", Integer.toString(Ports.freePort()));
+        return env;
     }
 
-    private static String devApiKey() {
-        String configured = System.getenv("AGENTRUN_DEV_API_KEY");
+    /** Written aside and moved into place, so a reader never sees the file empty or half written. */
+    private void writePid(String name, long pid) throws IOException {
+        Path written = state.resolve(name + ".pid.tmp");
+        Files.writeString(written, pid + "\n", StandardCharsets.US_ASCII);
+        Files.move(written, state.resolve(name + ".pid"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The operator token: {@code AGENTRUN_ADMIN_TOKEN} when set, else a new one, kept (0600) for {@code ./agentrun admin}. */
+    private String adminToken() throws IOException {
+        String configured = System.getenv("AGENTRUN_ADMIN_TOKEN");
+        String token;
         if (configured != null && !configured.isBlank()) {
-            return configured.strip();
+            token = configured.strip();
+        } else {
+            byte[] random = new byte[24];
+            new SecureRandom().nextBytes(random);
+            token = "adm_" + HexFormat.of().formatHex(random);
         }
-        byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        return "ar_sk_dev_" + HexFormat.of().formatHex(random);
+        Path file = state.resolve("admin-token");
+        Files.deleteIfExists(file);
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, token, StandardCharsets.US_ASCII);
+        return token;
+    }
+
+    /** A development key for the demo project, made through the admin API like any other key. */
+    private String createKey(int apiPort, String adminToken, String json) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + apiPort + "/admin/v1/projects/"
+                        + options.projectId() + "/keys"))
+                .header("Authorization", "Bearer " + adminToken).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .timeout(Duration.ofSeconds(10)).build();
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            java.util.regex.Matcher key = java.util.regex.Pattern.compile("\"api_key\":\"([^\"]+)\"").matcher(response.body());
+            if (response.statusCode() != 201 || !key.find()) {
+                throw new IllegalStateException("could not create the demo key: HTTP " + response.statusCode());
+            }
+            return key.group(1);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not create the demo key: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void say(String message) {

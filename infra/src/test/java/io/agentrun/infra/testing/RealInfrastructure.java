@@ -2,6 +2,7 @@ package io.agentrun.infra.testing;
 
 import io.agentrun.infra.kafka.KafkaBroker;
 import io.agentrun.infra.redis.RedisServer;
+import io.agentrun.infra.s3.S3Server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,6 +40,14 @@ public final class RealInfrastructure implements BeforeAllCallback {
         return started().kafka;
     }
 
+    /**
+     * A real S3-compatible server (S3Proxy, signatures checked), started on the first call only, so tests that
+     * do not store files do not pay for it; stopped with the other servers.
+     */
+    public static S3Server s3() {
+        return started().s3();
+    }
+
     private static Servers started() {
         Servers current = servers;
         if (current == null) {
@@ -59,6 +68,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
         private final KafkaBroker kafka;
         private final RedisServer redis;
         private final String redisUrl;
+        private S3Server s3;
 
         private Servers(Path dir, KafkaBroker kafka, RedisServer redis, String redisUrl) {
             this.dir = dir;
@@ -79,8 +89,20 @@ public final class RealInfrastructure implements BeforeAllCallback {
             }
         }
 
+        synchronized S3Server s3() {
+            if (s3 == null) {
+                s3 = S3Server.start(dir.resolve("s3"));
+            }
+            return s3;
+        }
+
         @Override
         public void close() {
+            synchronized (this) {
+                if (s3 != null) {
+                    s3.close();
+                }
+            }
             kafka.close();
             if (redis != null) {
                 redis.close();

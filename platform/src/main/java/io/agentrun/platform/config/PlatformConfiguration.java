@@ -1,10 +1,17 @@
 package io.agentrun.platform.config;
 
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.FileStores;
+import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.DependencyCheck;
+import io.agentrun.platform.observe.DependencyHealth;
+import io.agentrun.platform.observe.Tracing;
+import io.agentrun.platform.observe.TracingSettings;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
@@ -12,14 +19,24 @@ import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.springframework.beans.factory.ObjectProvider;
+import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class})
+@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, StorageSettings.class,
+        TracingSettings.class})
 public class PlatformConfiguration {
+
+    private static final Duration CHECK_TTL = Duration.ofSeconds(5);
 
     @Bean
     JsonCodec jsonCodec() {
@@ -49,6 +66,31 @@ public class PlatformConfiguration {
         return new RedisConnections(settings);
     }
 
+    /** Component {@code redis} of /actuator/health and of the readiness group; gauge agentrun.dependency.up{dependency=redis}. */
+    @Bean
+    DependencyHealth redisHealthIndicator(RedisConnections redis) {
+        return new DependencyHealth(new DependencyCheck("redis", CHECK_TTL, () -> redis.sync().ping()));
+    }
+
+    /** The client the Kafka check asks through; one for the process's life. */
+    @Bean(destroyMethod = "close")
+    Admin healthCheckAdmin(KafkaClients clients) {
+        return clients.admin("agentrun-health-" + ProcessHandle.current().pid());
+    }
+
+    /** Component {@code kafka}: the cluster answers a metadata request. */
+    @Bean
+    DependencyHealth kafkaHealthIndicator(Admin healthCheckAdmin) {
+        return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL,
+                () -> healthCheckAdmin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size() + " broker(s)"));
+    }
+
+    /** A {@link SpanExporter} bean, when a context has one (tests), receives every span as it ends. */
+    @Bean(destroyMethod = "close")
+    Tracing tracing(TracingSettings settings, Environment environment, ObjectProvider<SpanExporter> exporter) {
+        return new Tracing(environment.getProperty("spring.application.name", "agentrun"), settings, exporter.getIfAvailable());
+    }
+
     @Bean
     RunStore runStore(RedisConnections redis, StateSettings settings) {
         return new RunStore(redis, settings);
@@ -62,6 +104,12 @@ public class PlatformConfiguration {
     @Bean
     ContextStore contextStore(RedisConnections redis, JsonCodec codec) {
         return new ContextStore(redis, codec);
+    }
+
+    /** Uploaded files: api nodes issue their URLs, workers fetch them. */
+    @Bean
+    FileStore fileStore(StorageSettings settings) {
+        return FileStores.create(settings, Clock.systemUTC());
     }
 
     @Bean

@@ -2,7 +2,9 @@ package io.agentrun.platform.redis;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,6 +30,18 @@ public final class LuaScript {
     public CompletableFuture<Long> call(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
         RedisFuture<Long> bySha = redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
         return bySha.toCompletableFuture();
+    }
+
+    /**
+     * One call outside a pipeline: by SHA, and on {@code NOSCRIPT} (a restarted or flushed Redis) by source.
+     * Safe here because nothing is queued behind it on this caller's behalf.
+     */
+    public long run(RedisCommands<String, String> redis, String[] keys, String... args) {
+        try {
+            return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(source, ScriptOutputType.INTEGER, keys, args);
+        }
     }
 
     /** Makes sure the server knows the script; on a pipelined connection, before the calls that need it. */

@@ -4,6 +4,7 @@ import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,7 +29,23 @@ public final class AgentCatalog {
         return json == null ? Optional.empty() : Optional.of(codec.read(json, AgentDefinition.class));
     }
 
-    public void put(String projectId, AgentDefinition agent) {
+    /** Creates or replaces; @return true when it was new */
+    public boolean put(String projectId, AgentDefinition agent) {
+        boolean existed = redis.sync().exists(RedisKeys.agent(projectId, agent.id())) > 0;
         redis.sync().set(RedisKeys.agent(projectId, agent.id()), codec.write(agent));
+        redis.sync().sadd(RedisKeys.projectAgents(projectId), agent.id());
+        return !existed;
+    }
+
+    /** A project's agents, by id. */
+    public List<AgentDefinition> list(String projectId) {
+        return redis.sync().smembers(RedisKeys.projectAgents(projectId)).stream().sorted()
+                .map(id -> find(projectId, id)).flatMap(Optional::stream).toList();
+    }
+
+    /** @return false when there was no such agent */
+    public boolean delete(String projectId, String agentId) {
+        redis.sync().srem(RedisKeys.projectAgents(projectId), agentId);
+        return AgentDefinition.isValidId(agentId) && redis.sync().del(RedisKeys.agent(projectId, agentId)) > 0;
     }
 }

@@ -9,6 +9,7 @@ import io.lettuce.core.ScriptOutputType;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Run state in {@code ar:run:{id}}. The api node creates it ({@code queued}), the relay moves it along
@@ -35,6 +36,7 @@ public final class RunStore {
     public static final String ERROR_MESSAGE = "error_message";
     public static final String CREATED_AT = "created_at";
     public static final String ENDED_AT = "ended_at";
+    public static final String KEY_FAMILY = "key_family";
 
     private final RedisConnections redis;
     private final StateSettings settings;
@@ -45,6 +47,11 @@ public final class RunStore {
     }
 
     public void createQueued(RunCommand command) {
+        createQueued(command, null);
+    }
+
+    /** @param keyFamily the publishable key family whose daily spend the run's tokens count against */
+    public void createQueued(RunCommand command, @Nullable String keyFamily) {
         String key = RedisKeys.run(command.runId());
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
                 STATUS, RunStatus.QUEUED.wireName(),
@@ -55,6 +62,9 @@ public final class RunStore {
                 CREATED_AT, command.createdAt().toString()));
         if (command.threadId() != null) {
             fields.put(THREAD, command.threadId());
+        }
+        if (keyFamily != null) {
+            fields.put(KEY_FAMILY, keyFamily);
         }
         redis.sync().hset(key, fields);
         redis.sync().pexpire(key, settings.runRetention().toMillis());

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Threads in Redis: the owner hash, the history list and the lock that lets one run at a time hold a
@@ -23,6 +24,7 @@ public final class ThreadStore {
     public static final String ACTIVE_RUN = "active_run";
     public static final String CREATED_AT = "created_at";
     public static final String UPDATED_AT = "updated_at";
+    public static final String KEY_FAMILY = "key_family";
 
     /** Deletes the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock. */
     static final String RELEASE_IF_HELD = """
@@ -52,9 +54,18 @@ public final class ThreadStore {
     }
 
     public void create(String threadId, String projectId, String agentId) {
+        create(threadId, projectId, agentId, null);
+    }
+
+    /** @param keyFamily the publishable key family starting it, which alone may continue it; {@code null} = any caller */
+    public void create(String threadId, String projectId, String agentId, @Nullable String keyFamily) {
         String now = Instant.now().toString();
         String key = RedisKeys.thread(threadId);
-        redis.sync().hset(key, Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now));
+        Map<String, String> fields = new java.util.HashMap<>(Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now));
+        if (keyFamily != null) {
+            fields.put(KEY_FAMILY, keyFamily);
+        }
+        redis.sync().hset(key, fields);
         redis.sync().pexpire(key, settings.threadRetention().toMillis());
     }
 
@@ -63,7 +74,7 @@ public final class ThreadStore {
         if (h == null || !h.containsKey(PROJECT)) {
             return Optional.empty();
         }
-        return Optional.of(new ThreadInfo(threadId, h.get(PROJECT), h.getOrDefault(AGENT, "")));
+        return Optional.of(new ThreadInfo(threadId, h.get(PROJECT), h.getOrDefault(AGENT, ""), h.get(KEY_FAMILY)));
     }
 
     /** Takes the thread for {@code runId}; false when another run holds it. */

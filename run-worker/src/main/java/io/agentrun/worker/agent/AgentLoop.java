@@ -7,7 +7,9 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ChatModel;
 import io.agentrun.worker.model.ModelException;
 import io.agentrun.worker.model.ModelListener;
@@ -19,6 +21,12 @@ import io.agentrun.worker.model.ToolCall;
 import io.agentrun.worker.model.ToolSpec;
 import io.agentrun.worker.tool.ContextSearchTool;
 import io.agentrun.worker.tool.ToolRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +49,23 @@ public final class AgentLoop {
     private final ToolRunner toolRunner;
     private final ModelSettings settings;
     private final JsonCodec codec;
+    private final AttachmentSource attachments;
+    private final Tracer tracer;
 
     public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec) {
+        this(models, tools, toolRunner, settings, codec, AttachmentSource.NONE);
+    }
+
+    public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentSource attachments) {
+        this(models, tools, toolRunner, settings, codec, attachments, TracerProvider.noop().get("none"));
+    }
+
+    /** @param tracer one span per model call ({@code agentrun.model.call}), in the run's trace */
+    public AgentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentSource attachments, Tracer tracer) {
+        this.attachments = attachments;
+        this.tracer = tracer;
         this.models = models;
         this.tools = tools;
         this.toolRunner = toolRunner;
@@ -59,7 +82,9 @@ public final class AgentLoop {
     public void run(RunSetup setup, CancelToken token, EventSink sink, RunProgress progress) throws InterruptedException {
         AgentDefinition agent = setup.agent();
         ChatModel model = models.forProvider(agent.provider());
-        List<ModelMessage> messages = conversation(setup.history(), setup.command().input());
+        List<Attachment> files = attachments.read(setup.command().projectId(), setup.command().input());
+        token.throwIfCancelled();
+        List<ModelMessage> messages = conversation(setup.history(), setup.command().input(), files);
         String system = systemPrompt(setup);
         List<ToolSpec> offered = offeredTools(agent, setup.contexts());
         ToolRunner.Budget budget = toolRunner.budget(agent, offered);
@@ -87,9 +112,11 @@ public final class AgentLoop {
     private ModelTurn callWithRetries(ChatModel model, ModelRequest request, StepListener listener, CancelToken token)
             throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
-            try {
+            Span span = tracer.spanBuilder("agentrun.model.call").setAttribute("agentrun.model.attempt", attempt + 1L).startSpan();
+            try (Scope scope = span.makeCurrent()) {
                 return model.stream(request, listener);
             } catch (ModelException e) {
+                span.setStatus(StatusCode.ERROR, e.code());
                 if (!e.retryable() || listener.emittedAnything() || attempt >= settings.maxRetries()) {
                     throw e;
                 }
@@ -98,6 +125,8 @@ public final class AgentLoop {
                         settings.maxRetries(), wait.toMillis());
                 token.pause(wait);
                 token.throwIfCancelled();
+            } finally {
+                span.end();
             }
         }
     }
@@ -110,14 +139,14 @@ public final class AgentLoop {
         return doubled.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : doubled;
     }
 
-    private static List<ModelMessage> conversation(List<ChatMessage> history, RunInput input) {
+    private static List<ModelMessage> conversation(List<ChatMessage> history, RunInput input, List<Attachment> files) {
         List<ModelMessage> messages = new ArrayList<>(history.size() + 1);
         for (ChatMessage message : history) {
             messages.add(message.role() == ChatMessage.Role.USER
                     ? new ModelMessage.User(message.content(), message.images(), message.documents(), message.audios())
                     : ModelMessage.Assistant.text(message.content()));
         }
-        messages.add(new ModelMessage.User(input.query(), input.images(), input.documents(), input.audios()));
+        messages.add(new ModelMessage.User(input.query(), input.images(), input.documents(), input.audios(), files));
         return messages;
     }
 

@@ -4,6 +4,7 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.emit.EmitFailedException;
@@ -51,7 +52,7 @@ public final class AgentRun {
             throws InterruptedException {
         long started = System.nanoTime();
         sink.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt,
-                command.input(), command.metadata()));
+                command.input(), command.metadata(), Tracing.currentTraceId()));
         RunProgress progress = new RunProgress();
         Duration budget = defaultTimeout;
         ScheduledFuture<?> deadline = null;

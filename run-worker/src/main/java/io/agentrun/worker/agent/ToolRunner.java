@@ -12,6 +12,10 @@ import io.agentrun.worker.tool.ToolException;
 import io.agentrun.worker.tool.ToolInvocation;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Scope;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +46,15 @@ public final class ToolRunner {
     private final ToolSettings settings;
     private final ExecutorService toolThreads;
     private final JsonCodec codec;
+    private final Tracer tracer;
 
     public ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
+        this(tools, settings, toolThreads, codec, TracerProvider.noop().get("none"));
+    }
+
+    /** @param tracer one span per tool call ({@code agentrun.tool.call}), in the run's trace */
+    public ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec, Tracer tracer) {
+        this.tracer = tracer;
         this.tools = tools;
         this.settings = settings;
         this.toolThreads = toolThreads;
@@ -56,6 +67,16 @@ public final class ToolRunner {
     }
 
     ModelMessage.ToolResult run(ToolCall call, RunSetup setup, Budget budget, CancelToken token, EventSink sink)
+            throws InterruptedException {
+        Span span = tracer.spanBuilder("agentrun.tool.call").setAttribute("agentrun.tool", call.name()).startSpan();
+        try (Scope scope = span.makeCurrent()) {
+            return runTraced(call, setup, budget, token, sink);
+        } finally {
+            span.end();
+        }
+    }
+
+    private ModelMessage.ToolResult runTraced(ToolCall call, RunSetup setup, Budget budget, CancelToken token, EventSink sink)
             throws InterruptedException {
         JsonNode arguments = parse(call.arguments());
         sink.emit(new EventData.ToolStart(call.id(), call.name(),

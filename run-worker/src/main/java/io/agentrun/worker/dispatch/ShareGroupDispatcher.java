@@ -4,11 +4,19 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.observe.LogContext;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.CancellationWatcher;
 import io.agentrun.worker.run.RunExecutor;
 import io.agentrun.worker.run.RunOutcome;
 import io.agentrun.worker.run.WorkerSettings;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -73,6 +81,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     private final CancellationWatcher cancellations;
     private final WorkerSettings settings;
     private final ExecutorService runThreads;
+    private Tracer tracer = TracerProvider.noop().get("none");
 
     /** Loop-thread state: commands this worker holds, by position. */
     private final Map<Position, Running> running = new HashMap<>();
@@ -80,6 +89,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     /** Written by run threads, read by the loop: wakes a full loop as soon as a run ends. */
     private final BlockingQueue<Position> ended = new LinkedBlockingQueue<>();
     private final AtomicInteger executing = new AtomicInteger();
+    private final LongAdder redelivered = new LongAdder();
     private final Map<AcknowledgeType, LongAdder> acknowledged = new EnumMap<>(AcknowledgeType.class);
 
     private volatile boolean stopping;
@@ -122,6 +132,21 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return !stopped;
+    }
+
+    /** One span per run delivery ({@code agentrun.run}), continuing the trace its command's headers carry. */
+    public void traceWith(Tracer tracer) {
+        this.tracer = tracer;
+    }
+
+    /** Runs executing on this worker now. */
+    public int executingCount() {
+        return executing.get();
+    }
+
+    /** Commands this worker received on their second or later delivery (another worker died or handed them back). */
+    public long redeliveredCount() {
+        return redelivered.sum();
     }
 
     /** How many deliveries this worker acknowledged with {@code type} (RENEW counts every renewal). */
@@ -297,10 +322,14 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
             return AcknowledgeType.REJECT;
         }
         int delivery = record.deliveryCount().map(Short::intValue).orElse(1);
+        if (delivery > 1) {
+            redelivered.increment();
+        }
         Running run = new Running(new CancelToken());
         executing.incrementAndGet();
         try {
-            runThreads.execute(() -> execute(command, delivery, run, position));
+            Context parent = Tracing.extract(record.headers());
+            runThreads.execute(() -> execute(command, delivery, run, position, parent));
         } catch (RuntimeException e) {
             executing.decrementAndGet();
             throw e;
@@ -310,14 +339,18 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     }
 
     /** On the run's own thread: everything that may block (Redis, Kafka, the model) happens here, never in the loop. */
-    private void execute(RunCommand command, int delivery, Running run, Position position) {
-        try {
+    private void execute(RunCommand command, int delivery, Running run, Position position, Context parent) {
+        Span span = tracer.spanBuilder("agentrun.run").setParent(parent).setSpanKind(SpanKind.CONSUMER)
+                .setAttribute(Tracing.RUN_ID, command.runId()).setAttribute(Tracing.AGENT_ID, command.agentId())
+                .setAttribute("agentrun.delivery", (long) delivery).startSpan();
+        try (var context = LogContext.of(command.runId(), command.threadId(), command.projectId()); Scope scope = span.makeCurrent()) {
             cancellations.track(command.runId(), run.token);
             run.outcome = executor.execute(command, delivery, run.token);
         } catch (RuntimeException e) {
             log.error("run {} crashed in the worker; handing it back", command.runId(), e);
             run.outcome = RunOutcome.RETRY_LATER;
         } finally {
+            span.end();
             cancellations.forget(command.runId());
             executing.decrementAndGet();
             ended.add(position);

@@ -3,10 +3,12 @@ package io.agentrun.worker.emit;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.observe.Tracing;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
@@ -18,17 +20,39 @@ public final class EventPublisher implements DisposableBean {
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
     private final JsonCodec codec;
+    private final Listener listener;
+
+    /** Hears each event as it is published (metrics); runs on the run's thread, so it must be quick. */
+    @FunctionalInterface
+    public interface Listener {
+        void published(RunEvent event);
+    }
 
     public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId) {
+        this(clients, codec, clientId, event -> { });
+    }
+
+    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, Listener listener) {
         this.producer = clients.producer(clientId);
         this.topic = clients.settings().eventsTopic();
         this.codec = codec;
+        this.listener = listener;
     }
 
     public CompletableFuture<RecordMetadata> publish(RunEvent event) {
+        return publish(event, null);
+    }
+
+    /** @param traceparent the run's W3C trace context, as the record's {@code traceparent} header (null: none) */
+    public CompletableFuture<RecordMetadata> publish(RunEvent event, byte @Nullable [] traceparent) {
+        listener.published(event);
         CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
         try {
-            producer.send(new ProducerRecord<>(topic, event.partitionKey(), codec.encode(event)), (metadata, error) -> {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, event.partitionKey(), codec.encode(event));
+            if (traceparent != null) {
+                record.headers().add(Tracing.TRACEPARENT, traceparent);
+            }
+            producer.send(record, (metadata, error) -> {
                 if (error != null) {
                     acked.completeExceptionally(error);
                 } else {

@@ -3,7 +3,9 @@ package io.agentrun.worker.emit;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
+import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.agent.EventSink;
+import io.opentelemetry.context.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The events of one run attempt: numbers them ({@code seq}), stamps them, and sends them without
@@ -27,6 +30,9 @@ public final class RunEmitter implements EventSink {
     private long nextSeq;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private CompletableFuture<RecordMetadata> lastSent = CompletableFuture.completedFuture(null);
+
+    /** The trace context current where the run's emitter is made (the run's span): every event's header. */
+    private final byte @Nullable [] traceparent = Tracing.traceparent(Context.current());
 
     public RunEmitter(EventPublisher publisher, RunCommand command, long firstSeq, Clock clock) {
         this.publisher = publisher;
@@ -44,7 +50,7 @@ public final class RunEmitter implements EventSink {
         }
         RunEvent event = new RunEvent(nextSeq++, command.runId(), command.threadId(), command.projectId(),
                 command.agentId(), Instant.now(clock).truncatedTo(ChronoUnit.MILLIS), data);
-        lastSent = publisher.publish(event);
+        lastSent = publisher.publish(event, traceparent);
         lastSent.whenComplete((ok, error) -> {
             if (error != null) {
                 firstFailure.compareAndSet(null, error);

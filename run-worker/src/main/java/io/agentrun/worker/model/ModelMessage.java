@@ -5,12 +5,21 @@ import java.util.List;
 /** A message of the conversation as every provider gets it, before each provider's own wire format. */
 public sealed interface ModelMessage {
 
-    /** The caller's turn: text and view URLs of attached files. */
-    record User(String text, List<String> images, List<String> documents, List<String> audios) implements ModelMessage {
+    /**
+     * The caller's turn: text, view URLs of attached files, and — for the turn being run — the files themselves.
+     * Earlier turns keep only their URLs, which have expired; providers never see the URLs (they are credentials).
+     */
+    record User(String text, List<String> images, List<String> documents, List<String> audios,
+            List<Attachment> attachments) implements ModelMessage {
         public User {
             images = List.copyOf(images);
             documents = List.copyOf(documents);
             audios = List.copyOf(audios);
+            attachments = List.copyOf(attachments);
+        }
+
+        public User(String text, List<String> images, List<String> documents, List<String> audios) {
+            this(text, images, documents, audios, List.of());
         }
 
         public static User text(String text) {

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *   <li>{@code /tool {name} {json}} calls tool {@code name} with those arguments, then answers
  *       {@code Tool {name} returned: {output}}.</li>
  * </ul>
- * The echo always repeats the whole query, command included, so a transcript shows what was asked.
+ * The echo always repeats the whole query, command included, so a transcript shows what was asked, and then
+ * {@code  [{kind} {n} bytes]} for each file of the turn it was given (e.g. {@code [document 38 bytes]}), so a
+ * test sees the bytes arrived.
  */
 public final class ScriptedModel implements ChatModel {
 
@@ -56,7 +58,7 @@ public final class ScriptedModel implements ChatModel {
                 listener.onThinking(part);
             }
         }
-        return answer("Echo #" + userTurns(request.messages()) + ": " + query, request, listener, usage);
+        return answer("Echo #" + userTurns(request.messages()) + ": " + query + filesRead(request.messages()), request, listener, usage);
     }
 
     private static ModelTurn answer(String text, ModelRequest request, ModelListener listener, Usage input)
@@ -68,6 +70,15 @@ public final class ScriptedModel implements ChatModel {
             listener.onTextDelta(delta);
         }
         return ModelTurn.text(text, new Usage(input.inputTokens(), words(text)));
+    }
+
+    private static String filesRead(List<ModelMessage> messages) {
+        StringBuilder read = new StringBuilder();
+        if (messages.getLast() instanceof ModelMessage.User user) {
+            user.attachments().forEach(file -> read.append(" [").append(file.kind().label()).append(' ')
+                    .append(file.bytes().length).append(" bytes]"));
+        }
+        return read.toString();
     }
 
     private static String lastUserText(List<ModelMessage> messages) {

@@ -8,6 +8,7 @@ import io.agentrun.worker.model.ModelListener;
 import io.agentrun.worker.model.ModelMessage;
 import io.agentrun.worker.model.ModelRequest;
 import io.agentrun.worker.model.ModelTurn;
+import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ThinkingBlock;
 import io.agentrun.worker.model.ToolCall;
 import io.agentrun.worker.model.ToolSpec;
@@ -193,9 +194,12 @@ public final class AnthropicChatModel implements ChatModel {
     private void appendContent(ArrayNode content, ModelMessage message) {
         switch (message) {
             case ModelMessage.User user -> {
+                Attachments.of(user, Attachment.Kind.AUDIO).stream().findFirst().ifPresent(audio -> {
+                    throw Attachments.unsupported(PROVIDER, audio, "the Messages API does not accept audio");
+                });
                 content.addObject().put("type", "text").put("text", user.text() + Attachments.note(user));
-                user.images().forEach(url -> content.addObject().put("type", "image")
-                        .putObject("source").put("type", "url").put("url", url));
+                Attachments.of(user, Attachment.Kind.IMAGE).forEach(image -> content.addObject().put("type", "image")
+                        .putObject("source").put("type", "base64").put("media_type", image.contentType()).put("data", image.base64()));
             }
             case ModelMessage.Assistant assistant -> {
                 for (ThinkingBlock block : assistant.thinking()) {

@@ -7,6 +7,7 @@ import io.agentrun.worker.model.ModelListener;
 import io.agentrun.worker.model.ModelMessage;
 import io.agentrun.worker.model.ModelRequest;
 import io.agentrun.worker.model.ModelTurn;
+import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ThinkingBlock;
 import io.agentrun.worker.model.ToolCall;
 import io.agentrun.worker.model.ToolSpec;
@@ -154,12 +155,17 @@ public final class OpenAiChatModel implements ChatModel {
             case ModelMessage.User user -> {
                 wire.put("role", "user");
                 String text = user.text() + Attachments.note(user);
-                if (user.images().isEmpty()) {
+                List<Attachment> images = Attachments.of(user, Attachment.Kind.IMAGE);
+                List<Attachment> audios = Attachments.of(user, Attachment.Kind.AUDIO);
+                if (images.isEmpty() && audios.isEmpty()) {
                     wire.put("content", text);
                 } else {
                     ArrayNode parts = wire.putArray("content");
                     parts.addObject().put("type", "text").put("text", text);
-                    user.images().forEach(url -> parts.addObject().put("type", "image_url").putObject("image_url").put("url", url));
+                    images.forEach(image -> parts.addObject().put("type", "image_url").putObject("image_url")
+                            .put("url", "data:" + image.contentType() + ";base64," + image.base64()));
+                    audios.forEach(audio -> parts.addObject().put("type", "input_audio").putObject("input_audio")
+                            .put("data", audio.base64()).put("format", audioFormat(audio)));
                 }
             }
             case ModelMessage.Assistant assistant -> {
@@ -181,6 +187,15 @@ public final class OpenAiChatModel implements ChatModel {
                     .put("content", result.isError() ? "Error: " + result.output() : result.output());
         }
         return wire;
+    }
+
+    /** Chat Completions takes audio as wav or mp3 only. */
+    private static String audioFormat(Attachment audio) {
+        return switch (audio.contentType()) {
+            case "audio/wav", "audio/x-wav" -> "wav";
+            case "audio/mpeg", "audio/mp3" -> "mp3";
+            default -> throw Attachments.unsupported(PROVIDER, audio, "Chat Completions accepts audio as wav or mp3 only");
+        };
     }
 
     private static @Nullable String firstString(JsonNode node, String... names) {

@@ -1,0 +1,220 @@
+package io.agentrun.api.admin;
+
+import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.auth.AuthSettings;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.StrictJson;
+import io.agentrun.model.admin.IssuedKey;
+import io.agentrun.model.admin.KeyView;
+import io.agentrun.model.admin.NewKey;
+import io.agentrun.model.admin.NewProject;
+import io.agentrun.model.admin.ProjectView;
+import io.agentrun.model.admin.Rotation;
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /admin/v1}: projects, their agents and contexts (validated exactly like {@code agents.yml}), and
+ * their keys. Every handler takes an {@link Operator}, so nothing here runs without the operator token.
+ */
+@RestController
+public class AdminController {
+
+    private static final String PROJECT = "/admin/v1/projects/{projectId}";
+
+    private final Projects projects;
+    private final AgentCatalog agents;
+    private final ContextStore contexts;
+    private final KeyStore keys;
+    private final AuthSettings authSettings;
+    private final StrictJson json;
+    private final JsonCodec codec;
+
+    public AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
+            JsonCodec codec) {
+        this.projects = projects;
+        this.agents = agents;
+        this.contexts = contexts;
+        this.keys = keys;
+        this.authSettings = authSettings;
+        this.json = new StrictJson(codec);
+        this.codec = codec;
+    }
+
+    @PostMapping("/admin/v1/projects")
+    public ResponseEntity<byte[]> createProject(Operator operator, @RequestBody(required = false) byte[] body) {
+        NewProject project = json.read(orEmpty(body), NewProject.class);
+        if (!projects.create(project)) {
+            throw new ApiProblem(ErrorCode.ALREADY_EXISTS, "project " + project.id() + " exists already");
+        }
+        return respond(HttpStatus.CREATED, projects.find(project.id()).orElseThrow());
+    }
+
+    @GetMapping("/admin/v1/projects")
+    public ResponseEntity<byte[]> listProjects(Operator operator) {
+        return respond(HttpStatus.OK, Map.of("projects", projects.list()));
+    }
+
+    @GetMapping(PROJECT)
+    public ResponseEntity<byte[]> project(Operator operator, @PathVariable String projectId) {
+        return respond(HttpStatus.OK, requireProject(projectId));
+    }
+
+    @PutMapping(PROJECT + "/agents/{agentId}")
+    public ResponseEntity<byte[]> putAgent(Operator operator, @PathVariable String projectId, @PathVariable String agentId,
+            @RequestBody(required = false) byte[] body) {
+        requireProject(projectId);
+        AgentDefinition agent = json.read(withId(body, agentId), AgentDefinition.class);
+        return respond(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
+    }
+
+    @GetMapping(PROJECT + "/agents")
+    public ResponseEntity<byte[]> listAgents(Operator operator, @PathVariable String projectId) {
+        requireProject(projectId);
+        return respond(HttpStatus.OK, Map.of("agents", agents.list(projectId)));
+    }
+
+    @GetMapping(PROJECT + "/agents/{agentId}")
+    public ResponseEntity<byte[]> agent(Operator operator, @PathVariable String projectId, @PathVariable String agentId) {
+        requireProject(projectId);
+        return respond(HttpStatus.OK, agents.find(projectId, agentId).orElseThrow(() -> noAgent(agentId)));
+    }
+
+    @DeleteMapping(PROJECT + "/agents/{agentId}")
+    public ResponseEntity<byte[]> deleteAgent(Operator operator, @PathVariable String projectId, @PathVariable String agentId) {
+        requireProject(projectId);
+        if (!agents.delete(projectId, agentId)) {
+            throw noAgent(agentId);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    @PutMapping(PROJECT + "/contexts/{contextId}")
+    public ResponseEntity<byte[]> putContext(Operator operator, @PathVariable String projectId, @PathVariable String contextId,
+            @RequestBody(required = false) byte[] body) {
+        requireProject(projectId);
+        ContextDocument context = json.read(withId(body, contextId), ContextDocument.class);
+        return respond(contexts.put(projectId, context) ? HttpStatus.CREATED : HttpStatus.OK, Map.of("id", context.id(),
+                "name", context.name(), "chars", context.text().length()));
+    }
+
+    @GetMapping(PROJECT + "/contexts")
+    public ResponseEntity<byte[]> listContexts(Operator operator, @PathVariable String projectId) {
+        requireProject(projectId);
+        return respond(HttpStatus.OK, Map.of("contexts", contexts.ids(projectId)));
+    }
+
+    @GetMapping(PROJECT + "/contexts/{contextId}")
+    public ResponseEntity<byte[]> context(Operator operator, @PathVariable String projectId, @PathVariable String contextId) {
+        requireProject(projectId);
+        return respond(HttpStatus.OK, contexts.find(projectId, contextId).orElseThrow(() -> noContext(contextId)));
+    }
+
+    @DeleteMapping(PROJECT + "/contexts/{contextId}")
+    public ResponseEntity<byte[]> deleteContext(Operator operator, @PathVariable String projectId, @PathVariable String contextId) {
+        requireProject(projectId);
+        if (!contexts.delete(projectId, contextId)) {
+            throw noContext(contextId);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping(PROJECT + "/keys")
+    public ResponseEntity<byte[]> createKey(Operator operator, @PathVariable String projectId, @RequestBody(required = false) byte[] body) {
+        requireProject(projectId);
+        NewKey request = json.read(orEmpty(body), NewKey.class);
+        for (String agentId : request.agents()) {
+            agents.find(projectId, agentId).orElseThrow(() -> new ApiProblem(ErrorCode.INVALID_REQUEST,
+                    "agents: project has no agent '" + Echo.of(agentId) + "'"));
+        }
+        return respondNoStore(keys.create(projectId, request));
+    }
+
+    @GetMapping(PROJECT + "/keys")
+    public ResponseEntity<byte[]> listKeys(Operator operator, @PathVariable String projectId) {
+        requireProject(projectId);
+        List<KeyView> list = keys.list(projectId);
+        return respond(HttpStatus.OK, Map.of("keys", list));
+    }
+
+    @PostMapping(PROJECT + "/keys/{keyId}/rotate")
+    public ResponseEntity<byte[]> rotateKey(Operator operator, @PathVariable String projectId, @PathVariable String keyId,
+            @RequestBody(required = false) byte[] body) {
+        requireProject(projectId);
+        Rotation rotation = body == null || body.length == 0 ? new Rotation(null) : json.read(body, Rotation.class);
+        IssuedKey issued = keys.rotate(projectId, keyId,
+                rotation.gracePeriod() == null ? authSettings.rotationGrace() : rotation.gracePeriod())
+                .orElseThrow(() -> noKey(keyId));
+        return respondNoStore(issued);
+    }
+
+    @DeleteMapping(PROJECT + "/keys/{keyId}")
+    public ResponseEntity<byte[]> revokeKey(Operator operator, @PathVariable String projectId, @PathVariable String keyId) {
+        requireProject(projectId);
+        if (!keys.revoke(projectId, keyId)) {
+            throw noKey(keyId);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    private ProjectView requireProject(String projectId) {
+        return projects.find(projectId)
+                .orElseThrow(() -> new ApiProblem(ErrorCode.PROJECT_NOT_FOUND, "no project '" + Echo.of(projectId) + "'"));
+    }
+
+    private static ApiProblem noAgent(String agentId) {
+        return new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
+    }
+
+    private static ApiProblem noContext(String contextId) {
+        return new ApiProblem(ErrorCode.CONTEXT_NOT_FOUND, "project has no context '" + Echo.of(contextId) + "'");
+    }
+
+    private static ApiProblem noKey(String keyId) {
+        return new ApiProblem(ErrorCode.KEY_NOT_FOUND, "project has no active key '" + Echo.of(keyId) + "'");
+    }
+
+    /** The path names the resource; a body may repeat the id but not contradict it. */
+    private byte[] withId(byte[] body, String id) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = json.read(orEmpty(body), Map.class);
+        Object given = fields.putIfAbsent("id", id);
+        if (given != null && !id.equals(given)) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "the body's id '" + Echo.of(String.valueOf(given))
+                    + "' differs from the path's '" + Echo.of(id) + "'");
+        }
+        return codec.write(fields).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] orEmpty(byte[] body) {
+        return body == null ? new byte[0] : body;
+    }
+
+    private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A response carrying a full key: never cached anywhere. */
+    private ResponseEntity<byte[]> respondNoStore(IssuedKey issued) {
+        return ResponseEntity.status(HttpStatus.CREATED).contentType(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store")
+                .body(codec.write(issued).getBytes(StandardCharsets.UTF_8));
+    }
+}

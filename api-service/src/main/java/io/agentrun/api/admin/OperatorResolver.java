@@ -1,0 +1,57 @@
+package io.agentrun.api.admin;
+
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+
+/**
+ * Authenticates {@link Operator} parameters. Both tokens are hashed before the constant-time comparison,
+ * so neither the content nor the length of the configured token leaks through timing.
+ */
+public final class OperatorResolver implements HandlerMethodArgumentResolver {
+
+    private static final String BEARER = "Bearer ";
+
+    private final byte[] tokenHash;
+
+    public OperatorResolver(AdminSettings settings) {
+        this.tokenHash = settings.token().isBlank() ? new byte[0] : sha256(settings.token().strip());
+    }
+
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return parameter.getParameterType() == Operator.class;
+    }
+
+    @Override
+    public Operator resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest webRequest,
+            WebDataBinderFactory binderFactory) {
+        if (tokenHash.length == 0) {
+            throw new ApiProblem(ErrorCode.UNAUTHORIZED, "the admin API is disabled: set AGENTRUN_ADMIN_TOKEN to enable it");
+        }
+        String authorization = webRequest.getNativeRequest(HttpServletRequest.class).getHeader("Authorization");
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            throw new ApiProblem(ErrorCode.UNAUTHORIZED, "send the operator token as 'Authorization: Bearer <token>'");
+        }
+        if (!MessageDigest.isEqual(tokenHash, sha256(authorization.substring(BEARER.length()).strip()))) {
+            throw new ApiProblem(ErrorCode.UNAUTHORIZED, "the operator token is not valid");
+        }
+        return new Operator();
+    }
+
+    private static byte[] sha256(String value) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.agentrun.api.auth;
+
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
+import io.agentrun.api.problem.ErrorCode;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+
+/**
+ * User session tokens: {@code Authorization: Bearer <JWT>} signed by the configured OIDC issuer, checked
+ * with Spring Security's decoder against the issuer's JWKS (signature, {@code exp}/{@code nbf}, {@code iss},
+ * {@code aud} when configured). The token's projects claim must list the request's {@code x-project-id}.
+ */
+public final class SessionTokens {
+
+    private static final String BEARER = "Bearer ";
+
+    private final NimbusJwtDecoder decoder;
+    private final String projectsClaim;
+
+    public SessionTokens(SessionSettings settings) {
+        this.decoder = NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()).build();
+        List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
+        validators.add(JwtValidators.createDefaultWithIssuer(settings.issuer()));
+        if (!settings.audience().isBlank()) {
+            validators.add(new JwtClaimValidator<List<String>>("aud",
+                    audience -> audience != null && audience.contains(settings.audience())));
+        }
+        decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(validators));
+        this.projectsClaim = settings.projectsClaim();
+    }
+
+    static @Nullable String bearerOf(HttpServletRequest request) {
+        String authorization = request.getHeader("Authorization");
+        return authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                ? authorization.substring(BEARER.length()).strip()
+                : null;
+    }
+
+    Caller authenticate(String token, String projectId) {
+        Jwt jwt;
+        try {
+            jwt = decoder.decode(token);
+        } catch (JwtException e) {
+            // The decoder's message may quote claims; the caller only learns that the token is not accepted.
+            boolean expired = e.getMessage() != null && e.getMessage().contains("expired");
+            throw new ApiProblem(ErrorCode.UNAUTHORIZED, expired ? "the session token has expired" : "the session token is not valid");
+        }
+        List<String> projects = jwt.hasClaim(projectsClaim) ? jwt.getClaimAsStringList(projectsClaim) : List.of();
+        if (projects == null || !projects.contains(projectId)) {
+            throw new ApiProblem(ErrorCode.FORBIDDEN, "this session may not use project " + Echo.of(projectId));
+        }
+        return new Caller(projectId, Caller.Kind.SESSION, "session", null, null);
+    }
+}

@@ -1,0 +1,59 @@
+package io.agentrun.api.upload;
+
+import io.agentrun.platform.files.FileStore;
+import io.agentrun.platform.files.LocalFileStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes the local store's ephemeral uploads once they are older than the retention period (and partial uploads
+ * left by a crash). Every api node sweeps; a file two of them go for is deleted once, the other skips it. With the
+ * s3 back end it does nothing: the bucket's lifecycle rule expires uploads.
+ */
+public final class UploadSweeper implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(UploadSweeper.class);
+
+    private final @Nullable LocalFileStore store;
+    private final Duration retention;
+    private final Clock clock;
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("upload-sweeper").daemon().factory());
+
+    public UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock) {
+        this.store = store instanceof LocalFileStore local ? local : null;
+        this.retention = retention;
+        this.clock = clock;
+        if (this.store != null) {
+            timer.scheduleWithFixedDelay(this::sweepNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One sweep; returns how many files it deleted. */
+    public int sweepNow() {
+        if (store == null) {
+            return 0;
+        }
+        try {
+            int deleted = store.sweep(clock.instant().minus(retention));
+            if (deleted > 0) {
+                log.info("deleted {} uploads older than {}", deleted, retention);
+            }
+            return deleted;
+        } catch (RuntimeException e) {
+            log.error("sweeping uploads failed", e);
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

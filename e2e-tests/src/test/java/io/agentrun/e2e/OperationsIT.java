@@ -1,0 +1,230 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.api.bootstrap.Bootstrap;
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.ops.cli.OpsCli;
+import io.agentrun.platform.store.ThreadStore;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The operators' command line against a live pipeline: replay equals what clients saw; rebuild after Redis lost everything. */
+@ExtendWith(RealInfrastructure.class)
+class OperationsIT {
+
+    static Pipeline pipeline;
+    static ApiClient client;
+
+    @BeforeAll
+    static void start() {
+        pipeline = Pipeline.start(1, 1, 1);
+        client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
+    }
+
+    @AfterAll
+    static void stop() {
+        pipeline.close();
+    }
+
+    @Test
+    void replayInSseFormatIsByteForByteWhatTheClientSaw() throws Exception {
+        HttpResponse<InputStream> first = client.openStream("assistant", null, ApiClient.body("/think first things first"));
+        String threadId = first.headers().firstValue("x-thread-id").orElseThrow();
+        byte[] firstBytes = eventBytes(first);
+        HttpResponse<InputStream> second = client.openStream("assistant", threadId, ApiClient.body("/tool calculator {\"expression\":\"6*7\"}"));
+        String secondRun = second.headers().firstValue("x-run-id").orElseThrow();
+        byte[] secondBytes = eventBytes(second);
+
+        Cli whole = cli("replay", "--thread", threadId, "--format", "sse");
+        Cli one = cli("replay", "--thread", threadId, "--run", secondRun, "--format", "sse");
+
+        assertThat(whole.status).as(whole.err).isZero();
+        assertThat(new String(whole.out, StandardCharsets.UTF_8)).isEqualTo(new String(concat(firstBytes, secondBytes), StandardCharsets.UTF_8));
+        assertThat(whole.out).isEqualTo(concat(firstBytes, secondBytes));
+        assertThat(one.status).as(one.err).isZero();
+        assertThat(one.out).isEqualTo(secondBytes);
+        assertThat(new String(secondBytes, StandardCharsets.UTF_8)).contains("event: tool_end");
+    }
+
+    @Test
+    void theAdminEndpointServesTheSameReplayToTheOperatorOnly() throws Exception {
+        HttpResponse<InputStream> streamed = client.openStream("assistant", null, ApiClient.body("for the operator"));
+        String threadId = streamed.headers().firstValue("x-thread-id").orElseThrow();
+        byte[] seen = eventBytes(streamed);
+        String path = "/admin/v1/threads/" + threadId + "/events";
+        ApiClient operator = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
+
+        HttpResponse<String> sse = operator.get(path + "?format=sse");
+        HttpResponse<String> jsonl = operator.get(path);
+        HttpResponse<String> unknown = operator.get("/admin/v1/threads/thr_nosuchthread/events");
+        HttpResponse<String> badTime = operator.get(path + "?from=yesterday");
+        HttpResponse<String> asClient = client.get(path);
+
+        assertThat(sse.statusCode()).isEqualTo(200);
+        assertThat(sse.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
+        assertThat(sse.body()).isEqualTo(new String(seen, StandardCharsets.UTF_8));
+        assertThat(jsonl.statusCode()).isEqualTo(200);
+        assertThat(jsonl.headers().firstValue("content-type").orElse("")).startsWith("application/x-ndjson");
+        assertThat(jsonl.body().lines()).hasSize(new String(seen, StandardCharsets.UTF_8).split("\n\n").length)
+                .allSatisfy(line -> assertThat(line).startsWith("{\"type\":"));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("\"code\":\"thread_not_found\"");
+        assertThat(badTime.statusCode()).isEqualTo(400);
+        assertThat(asClient.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void jsonlIsOneEnvelopePerLineAndPrettyIsReadable() {
+        var response = client.stream("assistant", null, ApiClient.body("hello replay"));
+        String threadId = response.header("x-thread-id");
+
+        Cli jsonl = cli("replay", "--thread", threadId, "--format", "jsonl");
+        Cli pretty = cli("replay", "--thread", threadId, "--format", "pretty");
+
+        List<String> lines = new String(jsonl.out, StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines).containsExactlyElementsOf(response.events().stream().map(SseEvent::data).toList());
+        assertThat(new String(pretty.out, StandardCharsets.UTF_8))
+                .contains("run_start", "attempt 1, agent assistant: hello replay", "run_end", "completed in");
+    }
+
+    @Test
+    void followAndTailShowEventsAsTheyHappen() throws Exception {
+        var first = client.stream("assistant", null, ApiClient.body("before following"));
+        String threadId = first.header("x-thread-id");
+        Running follow = Running.start("replay", "--thread", threadId, "--follow", "--format", "jsonl");
+        Running tail = Running.start("tail", "--project", pipeline.projectId, "--type", "run_end", "--format", "jsonl");
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> follow.out().contains("before following"));
+            // The tail starts at the end: give its consumer its positions before the run it must see.
+            await().atMost(Duration.ofSeconds(30)).until(() -> tail.started());
+            var second = client.stream("assistant", threadId, ApiClient.body("while following"));
+            String secondRun = second.header("x-run-id");
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> follow.out().contains("\"run_id\":\"" + secondRun + "\",")
+                    && follow.out().contains("Echo #2: while following\",\"usage\""));
+            await().atMost(Duration.ofSeconds(30)).until(() -> tail.out().contains(secondRun));
+            assertThat(tail.out().lines()).allSatisfy(line -> assertThat(line).contains("\"type\":\"run_end\"", pipeline.projectId));
+        } finally {
+            assertThat(follow.stop()).isZero();
+            assertThat(tail.stop()).isZero();
+        }
+    }
+
+    @Test
+    void replayOfAnUnknownThreadSaysSoAndFails() {
+        Cli unknown = cli("replay", "--thread", "thr_doesnotexist", "--format", "jsonl");
+        Cli usage = cli("replay", "--format", "xml", "--thread", "thr_x");
+
+        assertThat(unknown.status).isEqualTo(1);
+        assertThat(unknown.err).contains("no events of thread thr_doesnotexist");
+        assertThat(usage.status).isEqualTo(2);
+        assertThat(usage.err).contains("unknown format 'xml'");
+    }
+
+    @Test
+    void afterRedisLostEverythingRebuildBringsBackTheHistoryTheNextTurnSees() {
+        var first = client.stream("assistant", null, ApiClient.body("remember me"));
+        String threadId = first.header("x-thread-id");
+        var second = client.stream("assistant", threadId, ApiClient.body("and me"));
+        assertThat(Transcript.of(second.events()).runEnd().output()).isEqualTo("Echo #2: and me");
+
+        pipeline.redis().sync().flushall();
+        pipeline.apiBean(Bootstrap.class).afterSingletonsInstantiated(); // keys and agents are not in the event topic
+        assertThat(client.stream("assistant", threadId, ApiClient.body("who am i")).status())
+                .as("without a rebuild the thread is gone").isEqualTo(404);
+
+        String group = (String) pipeline.properties().get("agentrun.kafka.relay-group");
+        Cli refused = cli("rebuild-state", "--relay-group", group);
+        // The test sends nothing while rebuilding, so the running relay cannot get ahead of the rebuild.
+        Cli rebuilt = cli("rebuild-state", "--relay-group", group, "--force");
+        Cli again = cli("rebuild-state", "--relay-group", group, "--force");
+
+        assertThat(refused.status).isEqualTo(1);
+        assertThat(refused.err).contains("relay(s) are consuming");
+        assertThat(rebuilt.status).as(rebuilt.err).isZero();
+        assertThat(new String(rebuilt.out, StandardCharsets.UTF_8)).contains("rebuilt");
+        assertThat(again.status).as(again.err).isZero();
+        assertThat(pipeline.apiBean(ThreadStore.class).history(threadId)).hasSize(4);
+        var third = client.stream("assistant", threadId, ApiClient.body("who am i"));
+        assertThat(third.status()).isEqualTo(200);
+        assertThat(Transcript.of(third.events()).runEnd().output()).isEqualTo("Echo #3: who am i");
+        assertThat(pipeline.apiBean(ThreadStore.class).history(threadId))
+                .extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:remember me", "ASSISTANT:Echo #1: remember me", "USER:and me",
+                        "ASSISTANT:Echo #2: and me", "USER:who am i", "ASSISTANT:Echo #3: who am i");
+    }
+
+    /** The response's bytes as the client received them, without keepalive comments (they carry no event). */
+    private static byte[] eventBytes(HttpResponse<InputStream> response) throws Exception {
+        try (InputStream body = response.body()) {
+            assertThat(response.statusCode()).isEqualTo(200);
+            String raw = new String(body.readAllBytes(), StandardCharsets.UTF_8);
+            return raw.replace(": keepalive\n\n", "").getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] all = new byte[a.length + b.length];
+        System.arraycopy(a, 0, all, 0, a.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    record Cli(int status, byte[] out, String err) {
+    }
+
+    /** A following command (replay --follow, tail) on its own thread, stopped the way Ctrl-C stops it. */
+    record Running(OpsCli cli, ByteArrayOutputStream buffer, java.util.concurrent.CompletableFuture<Integer> status) {
+        static Running start(String... args) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            OpsCli cli = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
+            return new Running(cli, out, java.util.concurrent.CompletableFuture.supplyAsync(() -> cli.run(withInfrastructure(args))));
+        }
+
+        String out() {
+            synchronized (buffer) {
+                return buffer.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        boolean started() {
+            return cli.following();
+        }
+
+        int stop() throws Exception {
+            cli.stop();
+            return status.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    private static String[] withInfrastructure(String... args) {
+        Map<String, Object> p = pipeline.properties();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
+                "--events-topic", (String) p.get("agentrun.kafka.events-topic"),
+                "--redis-url", (String) p.get("agentrun.redis.url")));
+        return all.toArray(String[]::new);
+    }
+
+    private static Cli cli(String... args) {
+        String[] all = withInfrastructure(args);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(all);
+        return new Cli(status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+    }
+}

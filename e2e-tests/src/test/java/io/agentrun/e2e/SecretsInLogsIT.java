@@ -1,0 +1,123 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.AppenderBase;
+import io.agentrun.infra.local.DevSessionIssuer;
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.json.JsonCodec;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A full request cycle with every logger at DEBUG — admin calls that create, rotate and revoke keys, runs
+ * with secret and publishable keys and a session token, refusals of wrong ones — and not one line of
+ * the captured log may contain key material.
+ */
+@ExtendWith(RealInfrastructure.class)
+class SecretsInLogsIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+
+    @Test
+    void noKeyMaterialInDebugLogs() throws IOException {
+        try (DevSessionIssuer issuer = new DevSessionIssuer();
+                Pipeline pipeline = Pipeline.start(1, 1, 1, Map.of(
+                        "logging.level.root", "DEBUG",
+                        "logging.level.org.apache.kafka", "INFO",
+                        "agentrun.auth.session.issuer", issuer.issuer(),
+                        "agentrun.auth.session.jwk-set-uri", issuer.jwksUri()))) {
+            Capture capture = Capture.attach();
+            try {
+                List<String> secrets = exercise(pipeline, issuer);
+
+                assertThat(capture.lines).hasSizeGreaterThan(100); // DEBUG really was on
+                for (String secret : secrets) {
+                    assertThat(capture.lines).as("log lines containing a credential").noneMatch(line -> line.contains(secret));
+                }
+            } finally {
+                capture.stop();
+            }
+        }
+    }
+
+    /**
+     * @return every credential used. Not their SHA-256: the Redis client's own DEBUG lines show Redis keys
+     * and replies, and a key's hash is its Redis key — what Redis stores instead of the key.
+     */
+    private static List<String> exercise(Pipeline pipeline, DevSessionIssuer issuer) {
+        ApiClient admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
+        ApiClient anyone = new ApiClient(pipeline.api(0), Map.of());
+        String keys = "/admin/v1/projects/" + pipeline.projectId + "/keys";
+        Map<String, String> json = Map.of("content-type", "application/json");
+        JsonNode secret = CODEC.read(admin.exchange("POST", keys, json,
+                "{\"kind\":\"secret\",\"label\":\"logs\",\"environment\":\"staging\"}").body(), JsonNode.class);
+        JsonNode publishable = CODEC.read(admin.exchange("POST", keys, json,
+                "{\"kind\":\"publishable\",\"label\":\"w\",\"environment\":\"staging\",\"agents\":[\"assistant\"],"
+                        + "\"allowed_origins\":[\"https://shop.example.com\"]}").body(), JsonNode.class);
+        String secretKey = secret.path("api_key").asString();
+        String publishableKey = publishable.path("api_key").asString();
+        String session = issuer.mint(pipeline.projectId, Duration.ofMinutes(10));
+        String run = "/api/v1/agents/assistant/run";
+        String body = ApiClient.body("hello");
+
+        assertThat(anyone.exchange("POST", run, Map.of("x-api-key", secretKey, "x-project-id", pipeline.projectId,
+                "content-type", "application/json"), body).statusCode()).isEqualTo(200);
+        assertThat(anyone.exchange("POST", run, Map.of("x-api-key", publishableKey, "Origin", "https://shop.example.com",
+                "content-type", "application/json"), body).statusCode()).isEqualTo(200);
+        assertThat(anyone.exchange("POST", run, Map.of("Authorization", "Bearer " + session, "x-project-id", pipeline.projectId,
+                "content-type", "application/json"), body).statusCode()).isEqualTo(200);
+        assertThat(anyone.exchange("POST", run, Map.of("x-api-key", secretKey + "x", "x-project-id", pipeline.projectId,
+                "content-type", "application/json"), body).statusCode()).isEqualTo(401);
+        assertThat(anyone.exchange("POST", run, Map.of("x-api-key", secretKey, "x-project-id", "someone-else",
+                "content-type", "application/json"), body).statusCode()).isEqualTo(403);
+        JsonNode rotated = CODEC.read(admin.exchange("POST", keys + "/" + secret.path("key").path("key_id").asString() + "/rotate",
+                json, "{}").body(), JsonNode.class);
+        assertThat(admin.exchange("DELETE", keys + "/" + rotated.path("key").path("key_id").asString(), Map.of(), null).statusCode())
+                .isEqualTo(204);
+        String rotatedKey = rotated.path("api_key").asString();
+        return List.of(secretKey, publishableKey, rotatedKey, session, pipeline.adminToken, pipeline.apiKey,
+                secretKey + "x");
+    }
+
+    /** Everything logged in this JVM, formatted with its throwable, while started. */
+    private static final class Capture extends AppenderBase<ILoggingEvent> {
+
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        static Capture attach() {
+            LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+            Capture capture = new Capture();
+            capture.setContext(context);
+            capture.start();
+            context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(capture);
+            return capture;
+        }
+
+        @Override
+        protected void append(ILoggingEvent event) {
+            String line = event.getLoggerName() + " " + event.getFormattedMessage();
+            if (event.getThrowableProxy() != null) {
+                line += " " + ThrowableProxyUtil.asString(event.getThrowableProxy());
+            }
+            lines.add(line);
+        }
+
+        @Override
+        public void stop() {
+            ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME).detachAppender(this);
+            super.stop();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.agentrun.relay.consume;
+
+import io.agentrun.model.event.EventType;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.platform.observe.Tracing;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.opentelemetry.context.Context;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a relay records. Spans: {@code agentrun.relay.apply} for a run's {@code run_start} and {@code run_end}
+ * (not every event: spans per delta would cost more than they tell), in the trace their record's
+ * {@code traceparent} header names, from read to Redis applied. Meters: {@code agentrun.relay.event.age} (an event's {@code created_at} → Redis applied it: the
+ * relay's share of delivery latency, and its lag in time), {@code agentrun.relay.lag} (records not yet
+ * applied in this relay's partitions), {@code agentrun.relay.batches.failed} (batches Redis refused).
+ */
+public final class RelayTelemetry {
+
+    /** For loops built without a registry (tests). */
+    static final RelayTelemetry NONE = new RelayTelemetry(null, TracerProvider.noop().get("none"));
+
+    private final @Nullable Timer eventAge;
+    private final Tracer tracer;
+
+    public RelayTelemetry(@Nullable MeterRegistry registry, Tracer tracer) {
+        this.tracer = tracer;
+        this.eventAge = registry == null ? null : Timer.builder("agentrun.relay.event.age")
+                .description("From an event's created_at to the relay having applied it in Redis")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    /** The loop's gauges; bound once it exists. */
+    public static void bind(MeterRegistry registry, EventRelayLoop loop) {
+        Gauge.builder("agentrun.relay.lag", loop, EventRelayLoop::lag)
+                .description("Records in this relay's partitions not yet applied, as of its last poll").register(registry);
+        FunctionCounter.builder("agentrun.relay.batches.failed", loop, EventRelayLoop::failedBatches)
+                .description("Batches Redis did not take (each is read again)").register(registry);
+    }
+
+    /** A span for the records worth one (run_start, run_end), ended by {@link #ended}; null for the rest. */
+    @Nullable Span applying(ConsumerRecord<String, byte[]> record, RunEvent event) {
+        if (event.type() != EventType.RUN_START && event.type() != EventType.RUN_END) {
+            return null;
+        }
+        return tracer.spanBuilder("agentrun.relay.apply").setParent(Tracing.extract(record.headers())).setSpanKind(SpanKind.CONSUMER)
+                .setAttribute(Tracing.RUN_ID, event.runId()).setAttribute("agentrun.event", event.type().wireName())
+                .setAttribute("agentrun.seq", event.seq()).startSpan();
+    }
+
+    /** The span's W3C traceparent, for the live message; "" when it is not recording (not sampled). */
+    static String traceparent(Span span) {
+        byte[] value = Tracing.traceparent(Context.root().with(span));
+        return value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    static void ended(List<Span> spans, boolean applied) {
+        for (Span span : spans) {
+            if (!applied) {
+                span.setStatus(StatusCode.ERROR, "Redis did not take the batch");
+            }
+            span.end();
+        }
+    }
+
+    void applied(long[] createdAtMillis, int count) {
+        if (eventAge == null) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < count; i++) {
+            eventAge.record(Math.max(0, now - createdAtMillis[i]), TimeUnit.MILLISECONDS);
+        }
+    }
+}

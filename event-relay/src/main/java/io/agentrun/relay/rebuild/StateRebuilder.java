@@ -1,0 +1,218 @@
+package io.agentrun.relay.rebuild;
+
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
+import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.relay.apply.EventApplier;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Rebuilds thread histories, run state and resume buffers in Redis from {@code agentrun.thread-events},
+ * by feeding every record, partition by partition in order, through the relay's own {@link EventApplier}
+ * — the same idempotent scripts, so running it twice, or over what Redis still has, changes nothing.
+ *
+ * <p>What the relay never writes because an api node does (who owns a thread or run: project, agent,
+ * creation time) is restored from each {@code run_start} with {@code HSETNX}, so it never overwrites.
+ * What is not in the event topic at all — projects, agents, API keys — is not rebuilt; it comes back from
+ * its own source (the api nodes' bootstrap at start-up, or whoever created it).
+ *
+ * <p>The relays should be stopped meanwhile: a relay applying a thread's new event before the rebuild
+ * reached that thread's older ones would make the thread script skip the older ones as already applied.
+ */
+public final class StateRebuilder {
+
+    private static final Duration POLL = Duration.ofMillis(500);
+    private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(30);
+
+    private final KafkaClients clients;
+    private final StatefulRedisConnection<String, String> connection;
+    private final JsonCodec codec;
+    private final StateSettings settings;
+
+    /** @param connection dedicated to the rebuild: its pipeline order is the apply order */
+    public StateRebuilder(KafkaClients clients, StatefulRedisConnection<String, String> connection, JsonCodec codec,
+            StateSettings settings) {
+        this.clients = clients;
+        this.connection = connection;
+        this.codec = codec;
+        this.settings = settings;
+    }
+
+    /** What a rebuild did. */
+    public record Result(long records, long events, int threads, int runs, int partitions, long skipped, Duration took) {
+    }
+
+    /**
+     * Applies every event from {@code from} (or the oldest kept) up to the topic's end as it was when the
+     * rebuild began; {@code progress} hears about each partition as it is done.
+     */
+    public Result rebuild(@Nullable Instant from, Consumer<String> progress) {
+        long began = System.nanoTime();
+        EventApplier applier = new EventApplier(connection, codec, settings);
+        Tally tally = new Tally();
+        Map<String, Object> config = clients.common("agentrun-rebuild-" + ProcessHandle.current().pid());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000); // an unreachable broker fails the command, not hangs it
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = partitions(consumer);
+            consumer.assign(partitions);
+            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
+            seekStart(consumer, partitions, from, end);
+            while (!end.isEmpty()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+                apply(applier, records, end, tally);
+                finished(consumer, end, progress);
+            }
+            return new Result(tally.records, tally.events, tally.threads.size(), tally.runs.size(), partitions.size(),
+                    tally.skipped, Duration.ofNanos(System.nanoTime() - began));
+        }
+    }
+
+    private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer) {
+        String topic = clients.settings().eventsTopic();
+        List<PartitionInfo> infos = consumer.partitionsFor(topic);
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalStateException("topic " + topic + " does not exist");
+        }
+        return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+    }
+
+    private static void seekStart(KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions, @Nullable Instant from,
+            Map<TopicPartition, Long> end) {
+        if (from == null) {
+            consumer.seekToBeginning(partitions);
+            return;
+        }
+        Map<TopicPartition, Long> times = new HashMap<>();
+        partitions.forEach(p -> times.put(p, from.toEpochMilli()));
+        Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times);
+        for (TopicPartition partition : partitions) {
+            OffsetAndTimestamp at = found.get(partition);
+            consumer.seek(partition, at == null ? end.get(partition) : at.offset());
+        }
+    }
+
+    /** One pipelined batch, in record order on this connection, awaited before the next poll. */
+    private void apply(EventApplier applier, ConsumerRecords<String, byte[]> records, Map<TopicPartition, Long> end, Tally tally) {
+        if (records.isEmpty()) {
+            return;
+        }
+        List<CompletableFuture<?>> writes = new ArrayList<>(records.count() + 1);
+        writes.add(applier.beginBatch());
+        RedisAsyncCommands<String, String> redis = connection.async();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            Long stop = end.get(new TopicPartition(record.topic(), record.partition()));
+            if (stop == null || record.offset() >= stop) {
+                continue;
+            }
+            tally.records++;
+            RunEvent event = decode(record, tally);
+            if (event != null) {
+                if (event.data() instanceof EventData.RunStart) {
+                    writes.addAll(restoreOwners(redis, event));
+                }
+                writes.add(applier.apply(event, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8),
+                        record.partition(), record.offset()));
+                tally.count(event);
+            }
+        }
+        await(writes);
+    }
+
+    private @Nullable RunEvent decode(ConsumerRecord<String, byte[]> record, Tally tally) {
+        try {
+            return codec.decodeEvent(record.value());
+        } catch (CodecException e) {
+            tally.skipped++;
+            return null;
+        }
+    }
+
+    /** Who owns the thread and the run, as the api node wrote it; never overwrites what is there. */
+    private List<CompletableFuture<?>> restoreOwners(RedisAsyncCommands<String, String> redis, RunEvent event) {
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        String run = RedisKeys.run(event.runId());
+        writes.add(redis.hsetnx(run, RunStore.PROJECT, event.projectId()).toCompletableFuture());
+        writes.add(redis.hsetnx(run, RunStore.AGENT, event.agentId()).toCompletableFuture());
+        writes.add(redis.hsetnx(run, RunStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
+        if (event.threadId() != null) {
+            String thread = RedisKeys.thread(event.threadId());
+            writes.add(redis.hsetnx(run, RunStore.THREAD, event.threadId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.PROJECT, event.projectId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.AGENT, event.agentId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
+        }
+        writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
+        return writes;
+    }
+
+    private static void await(List<CompletableFuture<?>> writes) {
+        try {
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Redis did not take a batch; the rebuild stopped (running it again is safe)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void finished(KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> end, Consumer<String> progress) {
+        end.entrySet().removeIf(e -> {
+            boolean done = consumer.position(e.getKey()) >= e.getValue();
+            if (done) {
+                progress.accept(e.getKey() + " done (up to offset " + e.getValue() + ")");
+                consumer.pause(List.of(e.getKey()));
+            }
+            return done;
+        });
+    }
+
+    private static final class Tally {
+        long records;
+        long events;
+        long skipped;
+        final Set<String> threads = new HashSet<>();
+        final Set<String> runs = new HashSet<>();
+
+        void count(RunEvent event) {
+            events++;
+            runs.add(event.runId());
+            if (event.threadId() != null) {
+                threads.add(event.threadId());
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.agentrun.platform.replay;
+
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.RunEventLog;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunState;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replays one thread's events from {@code agentrun.thread-events}, in partition order. The thread is on
+ * the partition of its key; the read starts at the run index in Redis when it has one (a run's first
+ * {@code run_start} offset), else at the first offset at or after a time ({@code offsetsForTimes}: the
+ * query's {@code from}, or the thread's creation), else at the oldest record kept. Without {@code follow}
+ * it stops at the partition's end as it was when the read began.
+ *
+ * <p>A seq a run already showed is not shown again (a producer retry can write an event twice; an api
+ * node drops those the same way), so the {@code sse} rendering equals what a client received.
+ */
+public final class ThreadEventReader {
+
+    private static final Logger log = LoggerFactory.getLogger(ThreadEventReader.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    /** Records' timestamps come from producer clocks; seek a little earlier than asked. */
+    private static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
+
+    private final KafkaClients clients;
+    private final @Nullable RedisConnections redis;
+    private final JsonCodec codec;
+
+    /** @param redis the run index; {@code null} to find positions by time only (Redis down or wiped) */
+    public ThreadEventReader(KafkaClients clients, @Nullable RedisConnections redis, JsonCodec codec) {
+        this.clients = clients;
+        this.redis = redis;
+        this.codec = codec;
+    }
+
+    /**
+     * Hands the query's events to {@code sink} in order until the end (or, following, until
+     * {@code keepGoing} turns false — checked between polls).
+     *
+     * @return how many events were handed over
+     */
+    public long replay(ReplayQuery query, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
+        String topic = clients.settings().eventsTopic();
+        Map<String, Object> config = clients.common("agentrun-replay-" + ProcessHandle.current().pid());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000); // an unreachable broker fails the command, not hangs it
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic,
+                    RunEventLog.partitionOf(query.threadId(), consumer.partitionsFor(topic).size()));
+            consumer.assign(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            consumer.seek(partition, startOffset(consumer, partition, query));
+            Map<String, Long> shownSeq = new HashMap<>();
+            long count = 0;
+            while (query.follow() ? keepGoing.getAsBoolean() : consumer.position(partition) < end) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+                    if (!query.follow() && record.offset() >= end) {
+                        break;
+                    }
+                    ReplayedEvent event = decode(record, query.threadId());
+                    if (event != null && query.admits(event) && firstTime(shownSeq, event)) {
+                        sink.accept(event);
+                        count++;
+                    }
+                }
+            }
+            return count;
+        }
+    }
+
+    private @Nullable ReplayedEvent decode(ConsumerRecord<String, byte[]> record, String threadId) {
+        if (!threadId.equals(record.key())) {
+            return null;
+        }
+        try {
+            return new ReplayedEvent(record.partition(), record.offset(),
+                    new String(record.value(), StandardCharsets.UTF_8), codec.decodeEvent(record.value()));
+        } catch (CodecException e) {
+            log.warn("skipping record {}@{}: not an event ({})", record.partition(), record.offset(), e.getMessage());
+            return null;
+        }
+    }
+
+    private static boolean firstTime(Map<String, Long> shownSeq, ReplayedEvent replayed) {
+        long seq = replayed.event().seq();
+        Long shown = shownSeq.get(replayed.event().runId());
+        if (shown != null && seq <= shown) {
+            return false;
+        }
+        shownSeq.put(replayed.event().runId(), seq);
+        return true;
+    }
+
+    private long startOffset(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {
+        Optional<Long> indexed = query.runId() == null || query.from() != null ? Optional.empty() : indexedStart(query.runId(), partition);
+        if (indexed.isPresent()) {
+            return indexed.get();
+        }
+        Instant notBefore = query.from() != null ? query.from() : threadCreated(query.threadId());
+        if (notBefore == null) {
+            return consumer.beginningOffsets(List.of(partition)).get(partition);
+        }
+        OffsetAndTimestamp found = consumer.offsetsForTimes(Map.of(partition, notBefore.minus(CLOCK_MARGIN).toEpochMilli())).get(partition);
+        return found == null ? consumer.endOffsets(List.of(partition)).get(partition) : found.offset();
+    }
+
+    /** The run's first run_start offset from the run index, when Redis has it for this partition. */
+    private Optional<Long> indexedStart(String runId, TopicPartition partition) {
+        if (redis == null) {
+            return Optional.empty();
+        }
+        try {
+            Optional<RunState> state = new RunStore(redis, NO_RETENTION).find(runId);
+            return state.filter(s -> s.startPartition() == partition.partition() && s.firstOffset() >= 0).map(RunState::firstOffset);
+        } catch (RuntimeException e) {
+            log.warn("run index unavailable ({}); seeking by time", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private @Nullable Instant threadCreated(String threadId) {
+        if (redis == null) {
+            return null;
+        }
+        try {
+            String created = redis.sync().hget(RedisKeys.thread(threadId), "created_at");
+            return created == null ? null : Instant.parse(created);
+        } catch (RuntimeException e) {
+            log.warn("thread index unavailable ({}); reading the partition from its oldest record", e.getMessage());
+            return null;
+        }
+    }
+
+    /** Only reads are done through this store, which never look at retention. */
+    private static final StateSettings NO_RETENTION = new StateSettings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0);
+}

@@ -1,0 +1,5 @@
+/** Reading a thread's events back from the event topic, for operators: replay, follow, formats. */
+@NullMarked
+package io.agentrun.platform.replay;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,5 @@
+/** What a worker reports: runs started and ended by agent and status, run duration, in-flight runs, redeliveries. */
+@NullMarked
+package io.agentrun.worker.observe;
+
+import org.jspecify.annotations.NullMarked;
