@@ -12,7 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxPollRecords  new commands taken per poll, roughly; the consumer's {@code max.poll.records} is
  *                        {@code max-in-flight + 5 × max-poll-records}, since renewed commands come back
  *                        through poll too
- * @param pollTimeout     longest wait of one poll; also paces lock renewals of running commands
+ * @param pollTimeout     longest wait of one poll; also paces lock renewals of running commands. Short on
+ *                        purpose: while the worker holds commands (RENEW), a new command is handed out only
+ *                        when a poll ends, so this bounds the command pick-up (measured in docs/performance.md)
  * @param runTimeout      time budget of a run; past it the run ends {@code timed_out}
  * @param deliveryTimeout how long a run's final events may take to be acknowledged by Kafka
  * @param drainTimeout    on shutdown, how long running runs may finish before they are handed back
@@ -25,7 +27,7 @@ public record WorkerSettings(
         @DefaultValue("") String id,
         @DefaultValue("256") int maxInFlight,
         @DefaultValue("64") int maxPollRecords,
-        @DefaultValue("200ms") Duration pollTimeout,
+        @DefaultValue("25ms") Duration pollTimeout,
         @DefaultValue("10m") Duration runTimeout,
         @DefaultValue("30s") Duration deliveryTimeout,
         @DefaultValue("30s") Duration drainTimeout,
