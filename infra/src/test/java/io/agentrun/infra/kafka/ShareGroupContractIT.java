@@ -69,6 +69,45 @@ class ShareGroupContractIT {
         }
     }
 
+    /**
+     * Kafka 4.2.2's share consumer fetches nothing new while it holds a record with RENEW: a record produced
+     * meanwhile is handed out only after the held one is accepted. This is why a worker picks up commands in
+     * waves (docs/performance.md, finding 1); when a Kafka upgrade changes it, this test fails and the
+     * dispatcher can hold runs this way without delaying new ones.
+     */
+    @Test
+    void whileARecordIsHeldWithRenewNoNewRecordIsHandedOut() throws Exception {
+        String topic = topicWithRecords(1);
+        try (var consumer = consumer(topic);
+                var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+                        new StringSerializer(), new StringSerializer())) {
+            ConsumerRecord<String, String> held = pollUntil(consumer, 1).getFirst();
+            producer.send(new ProducerRecord<>(topic, "k", "produced while holding")).get();
+
+            consumer.acknowledge(held, AcknowledgeType.RENEW);
+
+            List<String> seenWhileHolding = new ArrayList<>();
+            long holdUntil = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+            boolean accepted = false;
+            List<String> after = new ArrayList<>();
+            long deadline = holdUntil + Duration.ofSeconds(10).toNanos();
+            while (after.isEmpty() && System.nanoTime() < deadline) {
+                boolean holding = System.nanoTime() < holdUntil; // three seconds of observation, then let go
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(25))) {
+                    if (record.offset() == held.offset()) {
+                        consumer.acknowledge(record, holding ? AcknowledgeType.RENEW : AcknowledgeType.ACCEPT);
+                        accepted |= !holding;
+                    } else {
+                        (accepted ? after : seenWhileHolding).add(record.value());
+                        consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                    }
+                }
+            }
+            assertThat(seenWhileHolding).as("records handed out while one was held").isEmpty();
+            assertThat(after).as("handed out once the held record was accepted").containsExactly("produced while holding");
+        }
+    }
+
     /** Polls (acknowledging RENEW whatever is not yet wanted) until {@code count} records arrived in one batch. */
     private static List<ConsumerRecord<String, String>> pollUntil(KafkaShareConsumer<String, String> consumer, int count) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
