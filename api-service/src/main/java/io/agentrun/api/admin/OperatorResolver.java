@@ -1,11 +1,11 @@
 package io.agentrun.api.admin;
 
+import io.agentrun.api.auth.BearerToken;
+import io.agentrun.api.auth.Digests;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;
@@ -18,12 +18,10 @@ import org.springframework.web.method.support.ModelAndViewContainer;
  */
 public final class OperatorResolver implements HandlerMethodArgumentResolver {
 
-    private static final String BEARER = "Bearer ";
-
     private final byte[] tokenHash;
 
     public OperatorResolver(AdminSettings settings) {
-        this.tokenHash = settings.token().isBlank() ? new byte[0] : sha256(settings.token().strip());
+        this.tokenHash = settings.token().isBlank() ? new byte[0] : Digests.sha256(settings.token().strip());
     }
 
     @Override
@@ -37,21 +35,13 @@ public final class OperatorResolver implements HandlerMethodArgumentResolver {
         if (tokenHash.length == 0) {
             throw new ApiProblem(ErrorCode.UNAUTHORIZED, "the admin API is disabled: set AGENTRUN_ADMIN_TOKEN to enable it");
         }
-        String authorization = webRequest.getNativeRequest(HttpServletRequest.class).getHeader("Authorization");
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String token = BearerToken.of(webRequest.getNativeRequest(HttpServletRequest.class));
+        if (token == null) {
             throw new ApiProblem(ErrorCode.UNAUTHORIZED, "send the operator token as 'Authorization: Bearer <token>'");
         }
-        if (!MessageDigest.isEqual(tokenHash, sha256(authorization.substring(BEARER.length()).strip()))) {
+        if (!MessageDigest.isEqual(tokenHash, Digests.sha256(token))) {
             throw new ApiProblem(ErrorCode.UNAUTHORIZED, "the operator token is not valid");
         }
         return new Operator();
-    }
-
-    private static byte[] sha256(String value) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -54,8 +54,9 @@ public final class CallerResolver implements HandlerMethodArgumentResolver {
         HttpServletRequest request = webRequest.getNativeRequest(HttpServletRequest.class);
         String key = request.getHeader(API_KEY);
         String projectId = request.getHeader(PROJECT_ID);
-        if ((key == null || key.isBlank()) && sessions != null && SessionTokens.bearerOf(request) != null) {
-            return sessions.authenticate(SessionTokens.bearerOf(request), required(projectId));
+        String bearer = key == null || key.isBlank() ? BearerToken.of(request) : null;
+        if (bearer != null && sessions != null) {
+            return sessions.authenticate(bearer, required(projectId));
         }
         if (key == null || key.isBlank()) {
             throw new ApiProblem(ErrorCode.UNAUTHORIZED, "send your API key in the x-api-key header");

@@ -3,10 +3,8 @@ package io.agentrun.api.auth;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -22,8 +20,6 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  */
 public final class SessionTokens {
 
-    private static final String BEARER = "Bearer ";
-
     private final NimbusJwtDecoder decoder;
     private final String projectsClaim;
 
@@ -37,13 +33,6 @@ public final class SessionTokens {
         }
         decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(validators));
         this.projectsClaim = settings.projectsClaim();
-    }
-
-    static @Nullable String bearerOf(HttpServletRequest request) {
-        String authorization = request.getHeader("Authorization");
-        return authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
-                ? authorization.substring(BEARER.length()).strip()
-                : null;
     }
 
     Caller authenticate(String token, String projectId) {

@@ -11,10 +11,6 @@ import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -29,9 +25,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class EventApplier {
 
-    private static final LuaScript RUN_SCRIPT = new LuaScript(resource("apply-run-event.lua"));
-    private static final LuaScript THREAD_SCRIPT = new LuaScript(resource("apply-thread-event.lua"));
-    private static final LuaScript SPEND_SCRIPT = new LuaScript(resource("count-spend.lua"));
+    private static final LuaScript RUN_SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-run-event.lua");
+    private static final LuaScript THREAD_SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-thread-event.lua");
+    private static final LuaScript SPEND_SCRIPT = LuaScript.fromResource(EventApplier.class, "count-spend.lua");
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
 
     private final RedisAsyncCommands<String, String> redis;
@@ -121,16 +117,5 @@ public final class EventApplier {
             return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
                     event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
         });
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = EventApplier.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing script " + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -5,6 +5,9 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -25,6 +28,18 @@ public final class LuaScript {
     public LuaScript(String source) {
         this.source = source;
         this.sha = sha1(source);
+    }
+
+    /** The script in the resource {@code name} next to {@code anchor} (its package's resource folder). */
+    public static LuaScript fromResource(Class<?> anchor, String name) {
+        try (InputStream in = anchor.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name + " beside " + anchor.getName());
+            }
+            return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public CompletableFuture<Long> call(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
