@@ -45,6 +45,7 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import java.time.Clock;
@@ -173,8 +174,9 @@ class ApiConfiguration implements WebMvcConfigurer {
 
     @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files);
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, ApiSettings settings) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership,
+                settings.refusalTimeout());
     }
 
     @Bean

@@ -27,8 +27,12 @@ class RelayConfiguration {
     }
 
     @Bean
-    EventApplier eventApplier(StatefulRedisConnection<String, String> applierConnection, JsonCodec codec, StateSettings settings) {
-        return new EventApplier(applierConnection, codec, settings);
+    EventApplier eventApplier(StatefulRedisConnection<String, String> applierConnection, JsonCodec codec, StateSettings settings,
+            MeterRegistry registry) {
+        EventApplier applier = new EventApplier(applierConnection, codec, settings);
+        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
+                .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
+        return applier;
     }
 
     @Bean

@@ -2,13 +2,14 @@ package io.agentrun.worker;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.files.FileStore;
 import io.agentrun.platform.files.StorageSettings;
@@ -31,7 +32,11 @@ import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.openai.OpenAiChatModel;
 import io.agentrun.worker.observe.ShareGroupLag;
 import io.agentrun.worker.observe.WorkerMetrics;
+import io.agentrun.worker.lease.CommandRequeuer;
+import io.agentrun.worker.lease.LeaseKeeper;
+import io.agentrun.worker.lease.RunSweeper;
 import io.agentrun.worker.run.RunExecutor;
+import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.run.WorkerSettings;
 import io.agentrun.worker.tool.CalculatorTool;
 import io.agentrun.worker.tool.ContextSearchTool;
@@ -193,19 +198,55 @@ class WorkerConfiguration {
     }
 
     @Bean
-    RunExecutor runExecutor(RunStore runs, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            RunEventLog eventLog, JsonCodec codec, EventPublisher publisher, WorkerSettings settings, Clock clock) {
-        return new RunExecutor(runs, threads, agents, contexts, run, eventLog, codec, publisher, settings, clock);
+    RunExecutor runExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
+            EventPublisher publisher, WorkerSettings settings, Clock clock) {
+        return new RunExecutor(ownership, threads, agents, contexts, run, publisher, settings, clock);
     }
 
     @Bean
-    ShareGroupDispatcher shareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunExecutor executor,
-            CancellationWatcher cancellations, WorkerSettings settings, ExecutorService runThreads,
-            TopicProvisioner topicsReady, WorkerMetrics metrics, Tracing tracing) {
+    RunSlots runSlots(RunExecutor executor, CancellationWatcher cancellations, ExecutorService runThreads, WorkerSettings settings,
+            Tracing tracing, WorkerMetrics metrics) {
+        RunSlots slots = new RunSlots(executor, cancellations, runThreads, settings, tracing.tracer());
+        metrics.bind(slots);
+        return slots;
+    }
+
+    @Bean
+    ShareGroupDispatcher shareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunOwnership ownership, RunStore runs,
+            RunSlots slots, WorkerSettings settings, TopicProvisioner topicsReady, WorkerMetrics metrics) {
         ShareGroupSettings.apply(clients);
-        ShareGroupDispatcher dispatcher = new ShareGroupDispatcher(clients, codec, executor, cancellations, settings, runThreads);
+        ShareGroupDispatcher dispatcher = new ShareGroupDispatcher(clients, codec, ownership, runs, slots, settings);
         metrics.bind(dispatcher);
-        dispatcher.traceWith(tracing.tracer());
         return dispatcher;
+    }
+
+    // --- leases ---
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService leaseTimers() {
+        return Executors.newScheduledThreadPool(2, Thread.ofPlatform().name("lease-", 0).daemon().factory());
+    }
+
+    @Bean
+    LeaseKeeper leaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings, ScheduledExecutorService leaseTimers,
+            WorkerMetrics metrics) {
+        LeaseKeeper keeper = new LeaseKeeper(ownership, slots, settings, leaseTimers);
+        metrics.bind(keeper);
+        return keeper;
+    }
+
+    @Bean
+    CommandRequeuer commandRequeuer(KafkaClients clients, WorkerSettings settings, TopicProvisioner topicsReady) {
+        return new CommandRequeuer(clients, settings.id() + "-requeue");
+    }
+
+    @Bean
+    RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, RunSlots slots, JsonCodec codec, WorkerSettings settings,
+            StateSettings state, ScheduledExecutorService leaseTimers, WorkerMetrics metrics) {
+        RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
+                settings.maxAttempts(), settings.leaseDuration());
+        RunSweeper sweeper = new RunSweeper(ownership, requeuer, slots, codec, settings, policy, leaseTimers);
+        metrics.bind(sweeper);
+        return sweeper;
     }
 }

@@ -15,6 +15,7 @@ import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
@@ -55,7 +56,8 @@ class WorkerIT {
 
     @BeforeAll
     static void start() {
-        worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2", "--agentrun.worker.id=worker-under-test");
+        worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
+                "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -85,7 +87,7 @@ class WorkerIT {
     }
 
     @Test
-    void aRedeliveredCommandOfAFinishedRunIsAcceptedWithoutRunningAgain() throws Exception {
+    void aSecondCopyOfAFinishedRunsCommandIsAcceptedWithoutRunningAgain() throws Exception {
         ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
         RunCommand command = queued(Ids.newThreadId(), "only once");
         send(command);
@@ -114,16 +116,38 @@ class WorkerIT {
     }
 
     @Test
-    void aCommandWhoseSendTimedOutIsNotRunWhenItArrivesAfterAll() throws Exception {
+    void aCommandWhoseRunTheApiRefusedIsNotRunWhenItArrivesAfterAll() throws Exception {
         ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
         RunCommand ghost = queued(Ids.newThreadId(), "ghost");
-        worker.getBean(RunStore.class).markNotQueued(ghost.runId()); // what the api node does after a send timeout
-        long acceptedBefore = dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT);
+        assertThat(worker.getBean(RunOwnership.class).refuse(ghost.runId())).isTrue(); // what the api node does after a failed send
+        long duplicatesBefore = dispatcher.claimCount(ShareGroupDispatcher.ClaimOutcome.DUPLICATE);
 
         send(ghost);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT) > acceptedBefore);
+        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.claimCount(ShareGroupDispatcher.ClaimOutcome.DUPLICATE) > duplicatesBefore);
         assertThat(allEvents()).noneMatch(e -> e.runId().equals(ghost.runId()));
+        assertThat(worker.getBean(RunStore.class).find(ghost.runId()).orElseThrow().errorCode()).isEqualTo("not_queued");
+    }
+
+    @Test
+    void aRefusalComesTooLateForAClaimedRun() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "claimed first");
+        send(command);
+        await().atMost(Duration.ofSeconds(20)).until(() -> worker.getBean(RunStore.class).find(command.runId())
+                .map(s -> s.status() != RunStatus.QUEUED).orElse(false));
+
+        assertThat(worker.getBean(RunOwnership.class).refuse(command.runId())).as("refused").isFalse();
+        assertThat(((EventData.RunEnd) eventsOf(command.runId()).getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void aCommandThatNeverArrivedIsProducedAgainBySweeperAfterTheClaimTimeout() {
+        RunCommand command = queued(Ids.newThreadId(), "lost on its way"); // recorded, never sent
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(events).extracting(RunEvent::seq).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
     }
 
     @Test
@@ -143,22 +167,39 @@ class WorkerIT {
     }
 
     @Test
-    void aLaterAttemptThatFindsTheEarlierRunEndInKafkaDoesNotRunAgain() throws Exception {
-        ShareGroupDispatcher dispatcher = worker.getBean(ShareGroupDispatcher.class);
-        RunCommand command = queued(Ids.newThreadId(), "ended before");
-        // An earlier attempt wrote run_end, but died before Redis heard of it.
+    void aRunWhoseOwnerStoppedRenewingIsTakenOverAsTheNextEpochAfterWhatTheRelayApplied() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "taken over");
+        // A worker claimed it (epoch 1), its first three events were applied (seq 0..2), and it stopped renewing.
         var redis = worker.getBean(io.agentrun.platform.redis.RedisConnections.class);
-        redis.sync().hset(io.agentrun.model.naming.RedisKeys.run(command.runId()), "starts", "1");
-        RunEvent end = new RunEvent(1, command.runId(), command.threadId(), PROJECT, "assistant", Instant.now(),
-                new EventData.RunEnd(RunStatus.COMPLETED, "said before", io.agentrun.model.event.Usage.NONE, 5));
-        producer.send(new ProducerRecord<>(EVENTS, end.partitionKey(), CODEC.encode(end))).get();
-        long acceptedBefore = dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT);
+        redis.sync().hset(io.agentrun.model.naming.RedisKeys.run(command.runId()), Map.of("epoch", "1", "owner", "worker-gone",
+                "lease_until", Long.toString(System.currentTimeMillis() - 1), "status", "running", "last_seq", "2"));
+        redis.sync().zadd(io.agentrun.model.naming.RedisKeys.runsDue(COMMANDS), 0, command.runId());
 
-        send(command);
+        List<RunEvent> events = eventsOf(command.runId());
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> dispatcher.acknowledgedCount(AcknowledgeType.ACCEPT) > acceptedBefore);
-        assertThat(allEvents().stream().filter(e -> e.runId().equals(command.runId()))).as("nothing new written").hasSize(1);
-        assertThat(worker.getBean(RunStore.class).find(command.runId()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(events.getFirst().seq()).as("continues after the fence").isEqualTo(3);
+        assertThat(events).allSatisfy(e -> assertThat(e.epoch()).isEqualTo(2));
+        assertThat(((EventData.RunStart) events.getFirst().data()).attempt()).isEqualTo(2);
+        assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
+        var state = redis.sync().hgetall(io.agentrun.model.naming.RedisKeys.run(command.runId()));
+        assertThat(state).containsEntry("owner", "").containsEntry("status", "completed");
+    }
+
+    @Test
+    void aRunClaimedAsOftenAsAllowedWithoutEndingIsEndedFailedByTheSweeper() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "crashes every worker");
+        var redis = worker.getBean(io.agentrun.platform.redis.RedisConnections.class);
+        redis.sync().hset(io.agentrun.model.naming.RedisKeys.run(command.runId()), Map.of("epoch", "5", "owner", "worker-gone",
+                "lease_until", "0", "status", "running"));
+        redis.sync().zadd(io.agentrun.model.naming.RedisKeys.runsDue(COMMANDS), 0, command.runId());
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(events).extracting(e -> e.type().wireName()).containsExactly("run_start", "error", "run_end");
+        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("attempts_exhausted");
+        assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.FAILED);
+        assertThat(events).allSatisfy(e -> assertThat(e.epoch()).isEqualTo(6));
+        assertThat(worker.getBean(RunStore.class).find(command.runId()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
     }
 
     @Test

@@ -11,6 +11,7 @@ public final class ApiProblem extends RuntimeException {
 
     private final ErrorCode code;
     private @Nullable Duration retryAfter;
+    private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(1);
 
     public ApiProblem(ErrorCode code, String detail) {
         super(detail, null, false, false);
@@ -33,5 +34,15 @@ public final class ApiProblem extends RuntimeException {
 
     public @Nullable Duration retryAfter() {
         return retryAfter;
+    }
+
+    /** A response header to send with the problem (e.g. {@code x-run-id} of a refused run); never a secret. */
+    public ApiProblem header(String name, String value) {
+        headers.put(name, value);
+        return this;
+    }
+
+    public java.util.Map<String, String> headers() {
+        return java.util.Collections.unmodifiableMap(headers);
     }
 }

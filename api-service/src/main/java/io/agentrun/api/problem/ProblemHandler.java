@@ -32,12 +32,16 @@ public class ProblemHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<byte[]> apiProblem(ApiProblem e, HttpServletRequest request) {
         ResponseEntity<byte[]> response = respond(e.code(), e.detail(), request, null);
-        if (e.retryAfter() == null) {
+        if (e.retryAfter() == null && e.headers().isEmpty()) {
             return response;
         }
-        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
-        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
-                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds)).body(response.getBody());
+        HttpHeaders headers = new HttpHeaders();
+        headers.putAll(response.getHeaders());
+        e.headers().forEach(headers::set);
+        if (e.retryAfter() != null) {
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (e.retryAfter().toMillis() + 999) / 1000)));
+        }
+        return ResponseEntity.status(response.getStatusCode()).headers(headers).body(response.getBody());
     }
 
     @ExceptionHandler(NoResourceFoundException.class)

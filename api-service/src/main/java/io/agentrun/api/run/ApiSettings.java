@@ -18,6 +18,9 @@ import org.springframework.util.unit.DataSize;
  * @param oneOffTimeout      how long a one-off run may take before 504 and cancellation
  * @param maxQueuedEvents    live events held for one slow client; beyond it its stream ends with a
  *                           retryable {@code slow_consumer} error and it resumes with Last-Event-ID
+ * @param refusalTimeout     when a run's command may not have reached Kafka, how long the node keeps trying to
+ *                           record in Redis that the run is refused before it answers 503 (a refusal that is
+ *                           not recorded could still run; see docs/reliability.md)
  */
 @ConfigurationProperties("agentrun.api")
 public record ApiSettings(
@@ -28,5 +31,6 @@ public record ApiSettings(
         @DefaultValue("2s") Duration gapCheckInterval,
         @DefaultValue("15m") Duration streamIdleTimeout,
         @DefaultValue("120s") Duration oneOffTimeout,
-        @DefaultValue("10000") int maxQueuedEvents) {
+        @DefaultValue("10000") int maxQueuedEvents,
+        @DefaultValue("10s") Duration refusalTimeout) {
 }

@@ -14,10 +14,12 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadInfo;
 import io.agentrun.platform.store.ThreadStore;
 import io.lettuce.core.RedisException;
+import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -25,8 +27,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts runs: checks the agent and the thread, takes the thread's lock, records the run, subscribes
- * to its live events and only then writes the command to Kafka — so no event can be missed. If Kafka
- * does not acknowledge, everything is undone and the caller gets 503 before any stream byte.
+ * to its live events and only then writes the command to Kafka — so no event can be missed.
+ *
+ * <p>A run is accepted (the caller gets its stream) or refused (503 before any stream byte), never both
+ * refused and executed: when anything fails after the run was recorded, the node records the refusal in
+ * Redis ({@link RunOwnership#refuse}), which no worker's claim gets past — unless a worker has claimed the
+ * run already (the command did reach Kafka although its send reported a failure), and then the run is
+ * accepted after all.
  */
 public final class RunLauncher {
 
@@ -40,9 +47,13 @@ public final class RunLauncher {
     private final CommandProducer commands;
     private final SpendCaps spendCaps;
     private final IssuedFiles files;
+    private final RunOwnership ownership;
+    private final Duration refusalTimeout;
 
     public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files) {
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, Duration refusalTimeout) {
+        this.ownership = ownership;
+        this.refusalTimeout = refusalTimeout;
         this.spendCaps = spendCaps;
         this.files = files;
         this.agents = agents;
@@ -74,18 +85,55 @@ public final class RunLauncher {
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
                 request.metadata(), Instant.now());
         RunSubscription subscription = null;
-        boolean sendAttempted = false;
         try {
             runs.createQueued(command, caller.keyFamily());
             subscription = live.subscribe(runId, 0);
-            sendAttempted = true;
             commands.send(command);
             return new LaunchedRun(command, subscription);
         } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
             log.error("run {} not started: {}", runId, e.getMessage());
-            undo(command, claim, subscription, sendAttempted);
+            // Only a command that was sent (after the subscription) can have been claimed.
+            if (!refuse(runId) && subscription != null) {
+                log.info("run {} was claimed by a worker although its send failed; it goes on", runId);
+                return new LaunchedRun(command, subscription);
+            }
+            undo(command, claim, subscription);
             spendCaps.refundRun(caller);
-            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly");
+            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly")
+                    .header("x-run-id", runId);
+        }
+    }
+
+    /**
+     * Records that the run is refused, retrying while Redis is unreachable (it may be restarting) for up to
+     * {@code refusal-timeout}.
+     *
+     * @return true when refused (or the refusal could not be recorded in time); false when a worker has claimed
+     *         the run already, so it is accepted after all
+     */
+    private boolean refuse(String runId) {
+        long deadline = System.nanoTime() + refusalTimeout.toNanos();
+        long backoffMs = 50;
+        while (true) {
+            try {
+                return ownership.refuse(runId);
+            } catch (RedisException e) {
+                if (System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+                    log.error("run {}: its refusal could not be recorded within {} ({}); should its command have reached "
+                            + "Kafka, it may still run", runId, refusalTimeout, e.getMessage());
+                    return true;
+                }
+                pause(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, 1000);
+            }
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis); // back-off between attempts to reach Redis, not synchronisation
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -119,19 +167,11 @@ public final class RunLauncher {
         return new ThreadClaim(threadId, false);
     }
 
-    /**
-     * Takes back what {@link #launch} did. A command whose send timed out may still reach Kafka later, so
-     * its run is marked failed rather than forgotten: a worker that gets it does not run it.
-     */
-    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription, boolean sendAttempted) {
+    /** Takes back the thread lock (or the new thread) and the subscription of a refused run. */
+    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription) {
         try {
             if (subscription != null) {
                 subscription.close();
-            }
-            if (sendAttempted) {
-                runs.markNotQueued(command.runId());
-            } else {
-                runs.delete(command.runId());
             }
             if (claim.threadId != null) {
                 if (claim.created) {
@@ -144,7 +184,6 @@ public final class RunLauncher {
             log.warn("could not fully undo run {} ({}); its thread lock expires by itself", command.runId(), e.getMessage());
         }
     }
-
 
     private record ThreadClaim(@Nullable String threadId, boolean created) {
         static final ThreadClaim NONE = new ThreadClaim(null, false);

@@ -36,7 +36,7 @@ class RunSubscriptionIT {
                 RealInfrastructure.kafkaBootstrapServers(), "c", "e", 1, 1, (short) -1, Duration.ofDays(1), false, "w", "r",
                 Duration.ofMillis(1), Duration.ofSeconds(5)));
         var runs = new io.agentrun.platform.store.RunStore(redis, new io.agentrun.platform.store.StateSettings(
-                Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1), 1000));
+                Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1), 1000, Duration.ofSeconds(30)));
         Backlog backlog = new Backlog(new ResumeBuffer(redis, CODEC), runs, new io.agentrun.platform.kafka.RunEventLog(kafka), CODEC);
         live = new LiveEvents(redis, CODEC, backlog, Duration.ofMillis(300), 100, Duration.ofSeconds(5));
     }

@@ -28,10 +28,16 @@ import org.jspecify.annotations.Nullable;
  * running it died); it continues the same {@code seq} numbering, and clients discard what the earlier
  * attempt said. On SSE each event is {@code id: {seq}}, {@code event: {type}}, {@code data: {envelope}}.
  *
+ * <p>{@code epoch} is the run's ownership epoch: every claim of the run by a worker increments it (it equals
+ * the {@code attempt} of that worker's {@code run_start}). The relay applies only events of a run's current
+ * epoch, so a worker that lost its lease (paused, partitioned) reaches no client and no history. 0 means
+ * "written before epochs existed" and is never fenced.
+ *
  * @param threadId {@code null} for one-off runs, which have no stored thread
  */
 public record RunEvent(
         long seq,
+        int epoch,
         String runId,
         @Nullable String threadId,
         String projectId,
@@ -43,11 +49,20 @@ public record RunEvent(
         if (seq < 0) {
             throw new IllegalArgumentException("seq starts at 0");
         }
+        if (epoch < 0) {
+            throw new IllegalArgumentException("epoch is never negative");
+        }
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(projectId, "projectId");
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(data, "data");
+    }
+
+    /** An event without an ownership epoch (0): tests and tools that are not a worker. */
+    public RunEvent(long seq, String runId, @Nullable String threadId, String projectId, String agentId, Instant createdAt,
+            EventData data) {
+        this(seq, 0, runId, threadId, projectId, agentId, createdAt, data);
     }
 
     public EventType type() {

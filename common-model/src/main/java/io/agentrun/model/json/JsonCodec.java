@@ -137,6 +137,7 @@ public final class JsonCodec {
         EventData data = mapper.treeToValue(node.required("data"), type.payloadType());
         return new RunEvent(
                 node.required("seq").asLong(),
+                node.path("epoch").asInt(0),
                 node.required("run_id").asString(),
                 textOrNull(node.get("thread_id")),
                 node.required("project_id").asString(),
@@ -151,10 +152,10 @@ public final class JsonCodec {
 
     /** Field order of the envelope on the wire. */
     private record Envelope(
-            String type, long seq, String runId, @Nullable String threadId, String projectId, String agentId,
+            String type, long seq, @JsonInclude(JsonInclude.Include.NON_DEFAULT) int epoch, String runId, @Nullable String threadId, String projectId, String agentId,
             Instant createdAt, EventData data) {
         static Envelope of(RunEvent e) {
-            return new Envelope(e.type().wireName(), e.seq(), e.runId(), e.threadId(), e.projectId(), e.agentId(),
+            return new Envelope(e.type().wireName(), e.seq(), e.epoch(), e.runId(), e.threadId(), e.projectId(), e.agentId(),
                     e.createdAt(), e.data());
         }
     }

@@ -34,6 +34,15 @@ public final class RedisKeys {
         return PREFIX + "run:{" + runId + "}";
     }
 
+    /**
+     * Sorted set: run id → epoch millis when a worker's sweeper should look at the run next (its lease deadline,
+     * or when an unclaimed command is due to be produced again). An index only: the run's hash decides. One per
+     * commands topic: the workers of that topic sweep it (deployments sharing a Redis stay apart).
+     */
+    public static String runsDue(String commandsTopic) {
+        return PREFIX + "runs:due:" + commandsTopic;
+    }
+
     /** Stream (capped, TTL after run_end): the resume buffer; entry id {@code {seq}-1}, field {@code e}. */
     public static String runEvents(String runId) {
         return run(runId) + ":events";

@@ -19,9 +19,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Applies events to Redis, in order and pipelined: for each event the thread script (history, lock)
- * goes before the run script (resume buffer, state, live publish). Redis runs one connection's commands
- * in order, so when an api node sees {@code run_end} the history is written and the lock released.
+ * Applies events to Redis, in order and pipelined, in two steps per event. First the run script decides
+ * whether the event belongs to its run — not of an epoch the run has left (a worker that lost its lease),
+ * not after the run's run_end — and if so appends it to the resume buffer and updates the run's state.
+ * Then, only for events it applied, the thread script (history, lock) and the live publish, in that order:
+ * Redis runs one connection's commands in order, so when an api node sees {@code run_end} the history is
+ * written and the lock released. A fenced event reaches no client and no history.
  */
 public final class EventApplier {
 
@@ -30,9 +33,16 @@ public final class EventApplier {
     private static final LuaScript SPEND_SCRIPT = LuaScript.fromResource(EventApplier.class, "count-spend.lua");
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
 
+    /** What the run script decided (its return value). */
+    static final long APPLIED = 1;
+    static final long APPLIED_BEFORE = 0;
+    static final long FENCED = 2;
+    static final long AFTER_END = 3;
+
     private final RedisAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
+    private final java.util.concurrent.atomic.LongAdder fenced = new java.util.concurrent.atomic.LongAdder();
 
     /** @param connection dedicated to this applier: its pipeline order is the apply order */
     public EventApplier(StatefulRedisConnection<String, String> connection, JsonCodec codec, StateSettings settings) {
@@ -55,15 +65,41 @@ public final class EventApplier {
         return apply(event, envelopeJson, partition, offset, "");
     }
 
-    /** @param traceparent prefixed to the live message (not the buffer) when not empty; see apply-run-event.lua */
+    /**
+     * @param traceparent prefixed to the live message (not the buffer) when not empty: {@code traceparent\n}
+     *                    before the envelope, so the api node's write of the event joins the trace
+     */
     public CompletableFuture<Void> apply(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
-        List<CompletableFuture<Long>> writes = new ArrayList<>(2);
+        // The second step is queued when the first one's reply arrives; replies arrive in order, so the second
+        // steps of a batch reach Redis in the batch's order too.
+        return applyToRun(event, envelopeJson, partition, offset)
+                .thenCompose(decision -> follow(event, envelopeJson, partition, offset, traceparent, decision));
+    }
+
+    /** Events of an epoch their run had left (a worker that lost its lease): never buffered, published or stored. */
+    public long fencedCount() {
+        return fenced.sum();
+    }
+
+    private CompletableFuture<Void> follow(RunEvent event, String envelopeJson, int partition, long offset, String traceparent,
+            long decision) {
+        if (decision == FENCED || decision == AFTER_END) {
+            if (decision == FENCED) {
+                fenced.increment();
+            }
+            return CompletableFuture.completedFuture(null);
+        }
+        List<CompletableFuture<?>> writes = new ArrayList<>(3);
         if (event.threadId() != null && touchesThread(event.type())) {
+            // Also for an event applied before: its batch may have failed between the two steps.
             writes.add(applyToThread(event, partition, offset));
         }
-        writes.add(applyToRun(event, envelopeJson, partition, offset, traceparent));
-        if (event.data() instanceof EventData.RunEnd end && end.usage().inputTokens() + end.usage().outputTokens() > 0) {
-            writes.add(countSpend(event, end.usage().inputTokens() + end.usage().outputTokens()));
+        if (decision == APPLIED) {
+            String message = traceparent.isEmpty() ? envelopeJson : traceparent + "\n" + envelopeJson;
+            writes.add(redis.publish(RedisKeys.liveChannel(event.runId()), message).toCompletableFuture());
+            if (event.data() instanceof EventData.RunEnd end && end.usage().inputTokens() + end.usage().outputTokens() > 0) {
+                writes.add(countSpend(event, end.usage().inputTokens() + end.usage().outputTokens()));
+            }
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
     }
@@ -89,7 +125,7 @@ public final class EventApplier {
                 event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
     }
 
-    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset, String traceparent) {
+    private CompletableFuture<Long> applyToRun(RunEvent event, String envelopeJson, int partition, long offset) {
         String[] detail = switch (event.data()) {
             case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
             case EventData.RunError error -> new String[] {error.code(), error.message()};
@@ -98,10 +134,10 @@ public final class EventApplier {
         };
         return RUN_SCRIPT.call(redis,
                 new String[] {RedisKeys.run(event.runId()), RedisKeys.runEvents(event.runId())},
-                Long.toString(event.seq()), envelopeJson, event.type().wireName(), RedisKeys.liveChannel(event.runId()),
+                Long.toString(event.seq()), envelopeJson, event.type().wireName(),
                 Long.toString(settings.resumeBufferMaxEvents()), Long.toString(settings.resumeBufferTtl().toMillis()),
                 Long.toString(settings.runRetention().toMillis()), Integer.toString(partition), Long.toString(offset),
-                event.createdAt().toString(), detail[0], detail[1], traceparent);
+                event.createdAt().toString(), detail[0], detail[1], Integer.toString(event.epoch()));
     }
 
     /**

@@ -70,10 +70,51 @@ class ShareGroupContractIT {
     }
 
     /**
+     * What run-worker's dispatcher relies on: a record accepted at once does not hold anything up, so a
+     * record produced afterwards is handed out by the next poll (well within a second).
+     */
+    @Test
+    void aRecordAcceptedAtOnceLetsTheNextOneThroughAtOnce() throws Exception {
+        String topic = topicWithRecords(1);
+        try (var consumer = consumer(topic);
+                var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+                        new StringSerializer(), new StringSerializer())) {
+            pollUntil(consumer, 1).forEach(r -> consumer.acknowledge(r, AcknowledgeType.ACCEPT));
+            producer.send(new ProducerRecord<>(topic, "k", "next")).get();
+            long sent = System.nanoTime();
+
+            List<String> next = new ArrayList<>();
+            while (next.isEmpty() && System.nanoTime() - sent < Duration.ofSeconds(10).toNanos()) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    next.add(record.value());
+                    consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                }
+            }
+            assertThat(next).containsExactly("next");
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(2));
+        }
+    }
+
+    /** What the dispatcher does when Redis cannot be reached to claim a run: RELEASE, and the record comes back. */
+    @Test
+    void aReleasedRecordIsDeliveredAgainWithAHigherDeliveryCount() throws Exception {
+        String topic = topicWithRecords(1);
+        try (var consumer = consumer(topic)) {
+            ConsumerRecord<String, String> first = pollUntil(consumer, 1).getFirst();
+            consumer.acknowledge(first, AcknowledgeType.RELEASE);
+
+            ConsumerRecord<String, String> again = pollUntil(consumer, 1).getFirst();
+            assertThat(again.offset()).isEqualTo(first.offset());
+            assertThat(again.deliveryCount()).contains((short) 2);
+            consumer.acknowledge(again, AcknowledgeType.ACCEPT);
+        }
+    }
+
+    /**
      * Kafka 4.2.2's share consumer fetches nothing new while it holds a record with RENEW: a record produced
-     * meanwhile is handed out only after the held one is accepted. This is why a worker picks up commands in
-     * waves (docs/performance.md, finding 1); when a Kafka upgrade changes it, this test fails and the
-     * dispatcher can hold runs this way without delaying new ones.
+     * meanwhile is handed out only after the held one is accepted — and records acquired meanwhile sit in the
+     * client, their locks running out. This is why workers never hold a command while its run executes
+     * (they claim the run in Redis and accept the record at once; docs/architecture.md).
      */
     @Test
     void whileARecordIsHeldWithRenewNoNewRecordIsHandedOut() throws Exception {

@@ -16,6 +16,7 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
@@ -92,8 +93,13 @@ public class PlatformConfiguration {
     }
 
     @Bean
-    RunStore runStore(RedisConnections redis, StateSettings settings) {
-        return new RunStore(redis, settings);
+    RunStore runStore(RedisConnections redis, StateSettings settings, JsonCodec codec, KafkaSettings kafka) {
+        return new RunStore(redis, settings, codec, kafka.commandsTopic());
+    }
+
+    @Bean
+    RunOwnership runOwnership(RedisConnections redis, StateSettings settings, KafkaSettings kafka) {
+        return new RunOwnership(redis, settings, java.time.Clock.systemUTC(), kafka.commandsTopic());
     }
 
     @Bean

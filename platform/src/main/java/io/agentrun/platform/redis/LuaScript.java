@@ -59,6 +59,15 @@ public final class LuaScript {
         }
     }
 
+    /** Like {@link #run}, for a script that returns an array (integers and strings). */
+    public java.util.List<Object> runList(RedisCommands<String, String> redis, String[] keys, String... args) {
+        try {
+            return redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(source, ScriptOutputType.MULTI, keys, args);
+        }
+    }
+
     /** Makes sure the server knows the script; on a pipelined connection, before the calls that need it. */
     public CompletableFuture<String> load(RedisAsyncCommands<String, String> redis) {
         return redis.scriptLoad(source).toCompletableFuture();

@@ -17,8 +17,10 @@ public final class RedisConnections implements AutoCloseable {
 
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> shared;
+    private final java.time.Duration commandTimeout;
 
     public RedisConnections(RedisSettings settings) {
+        this.commandTimeout = settings.commandTimeout();
         RedisURI uri = RedisURI.create(settings.url());
         uri.setTimeout(settings.commandTimeout());
         this.client = RedisClient.create(uri);
@@ -27,6 +29,11 @@ public final class RedisConnections implements AutoCloseable {
                 .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
                 .build());
         this.shared = client.connect();
+    }
+
+    /** How long one command may take before it fails (the sync API's timeout too). */
+    public java.time.Duration commandTimeout() {
+        return commandTimeout;
     }
 
     public RedisCommands<String, String> sync() {

@@ -157,5 +157,5 @@ public final class ThreadEventReader {
     }
 
     /** Only reads are done through this store, which never look at retention. */
-    private static final StateSettings NO_RETENTION = new StateSettings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0);
+    private static final StateSettings NO_RETENTION = new StateSettings(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, Duration.ZERO);
 }

@@ -2,10 +2,10 @@ package io.agentrun.platform.store;
 
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.redis.RedisConnections;
-import io.lettuce.core.ScriptOutputType;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -37,20 +37,43 @@ public final class RunStore {
     public static final String CREATED_AT = "created_at";
     public static final String ENDED_AT = "ended_at";
     public static final String KEY_FAMILY = "key_family";
+    /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
+    public static final String COMMAND = "command";
+    public static final String CREATED_MS = "created_ms";
+    /** Ownership (see {@link RunOwnership}): the epoch of the latest claim, its worker and lease deadline (ms). */
+    public static final String EPOCH = "epoch";
+    public static final String OWNER = "owner";
+    public static final String LEASE_UNTIL = "lease_until";
 
     private final RedisConnections redis;
     private final StateSettings settings;
+    private final JsonCodec codec;
+    private final String dueIndex;
 
+    /** For reading run state (and tests on the default topic). */
     public RunStore(RedisConnections redis, StateSettings settings) {
+        this(redis, settings, new JsonCodec(), Topics.RUN_COMMANDS);
+    }
+
+    /** @param commandsTopic where this service's run commands go: the due index its runs are put in */
+    public RunStore(RedisConnections redis, StateSettings settings, JsonCodec codec, String commandsTopic) {
+        this.dueIndex = RedisKeys.runsDue(commandsTopic);
         this.redis = redis;
         this.settings = settings;
+        this.codec = codec;
     }
 
     public void createQueued(RunCommand command) {
         createQueued(command, null);
     }
 
-    /** @param keyFamily the publishable key family whose daily spend the run's tokens count against */
+    /**
+     * Records the run {@code queued}, with its command, and puts it in the due index: should the command be
+     * lost before a worker claims it, a sweeper produces it again after {@code claim-timeout}. The index entry
+     * goes first, so a run is never in Redis without it.
+     *
+     * @param keyFamily the publishable key family whose daily spend the run's tokens count against
+     */
     public void createQueued(RunCommand command, @Nullable String keyFamily) {
         String key = RedisKeys.run(command.runId());
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
@@ -59,15 +82,33 @@ public final class RunStore {
                 AGENT, command.agentId(),
                 MODE, command.mode().name().toLowerCase(java.util.Locale.ROOT),
                 LAST_SEQ, "-1",
-                CREATED_AT, command.createdAt().toString()));
+                CREATED_AT, command.createdAt().toString(),
+                CREATED_MS, Long.toString(command.createdAt().toEpochMilli()),
+                COMMAND, new String(codec.encode(command), java.nio.charset.StandardCharsets.UTF_8)));
         if (command.threadId() != null) {
             fields.put(THREAD, command.threadId());
         }
         if (keyFamily != null) {
             fields.put(KEY_FAMILY, keyFamily);
         }
-        redis.sync().hset(key, fields);
-        redis.sync().pexpire(key, settings.runRetention().toMillis());
+        // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
+        var async = redis.async();
+        async.zadd(dueIndex, (double) command.createdAt().plus(settings.claimTimeout()).toEpochMilli(), command.runId());
+        async.hset(key, fields);
+        awaitReply(async.pexpire(key, settings.runRetention().toMillis()));
+    }
+
+    private void awaitReply(io.lettuce.core.RedisFuture<?> last) {
+        try {
+            last.get(redis.commandTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new io.lettuce.core.RedisException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new io.lettuce.core.RedisCommandTimeoutException("Redis did not record the run in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.lettuce.core.RedisException("interrupted", e);
+        }
     }
 
     public Optional<RunState> find(String runId) {
@@ -94,45 +135,19 @@ public final class RunStore {
                 h.containsKey(CREATED_AT) ? Instant.parse(h.get(CREATED_AT)) : Instant.EPOCH));
     }
 
-    /** Counts a worker's start of the run and records the worker; does nothing for a run Redis does not know. */
-    private static final String START_ATTEMPT = """
-            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-            redis.call('HSET', KEYS[1], 'worker', ARGV[1])
-            return redis.call('HINCRBY', KEYS[1], 'starts', 1)
-            """;
-
     /**
-     * Worker side: this worker starts the run. Returns the attempt number (1 for the first start, 2 after a
-     * worker died mid-run, …), counted by starts, not by deliveries, so commands handed back unstarted do
-     * not inflate it; 0 when Redis does not know the run.
+     * Redis lost the run (its data, or the run outlived its retention) but its command arrived: records it
+     * again, so it can be claimed and its events applied. Changes nothing when the run exists.
      */
-    public int startAttempt(String runId, String workerId) {
-        Long starts = redis.sync().eval(START_ATTEMPT, ScriptOutputType.INTEGER, new String[] {RedisKeys.run(runId)}, workerId);
-        return starts == null ? 0 : starts.intValue();
-    }
-
-    /** Worker side: the run's run_end is durably in Kafka; never execute this run again. */
-    public void markFinished(String runId, RunStatus status) {
-        redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, status.wireName(), ENDED_AT, Instant.now().toString()));
+    public void recreate(RunCommand command) {
+        String key = RedisKeys.run(command.runId());
+        if (redis.sync().hsetnx(key, STATUS, RunStatus.QUEUED.wireName())) {
+            createQueued(command, null);
+        }
     }
 
     /** The key a run's events are written under: its thread, or itself for one-off runs. */
     public static String partitionKey(RunState state) {
         return Topics.partitionKey(state.threadId(), state.runId());
-    }
-
-    /** Forgets a run whose command was never sent. */
-    public void delete(String runId) {
-        redis.sync().del(RedisKeys.run(runId));
-    }
-
-    /**
-     * The command is not known to be in Kafka (its send timed out). It may still arrive; the run is marked
-     * failed so a worker that gets it anyway does not run it.
-     */
-    public void markNotQueued(String runId) {
-        redis.sync().hset(RedisKeys.run(runId), Map.of(STATUS, RunStatus.FAILED.wireName(),
-                ERROR_CODE, "not_queued", ERROR_MESSAGE, "the run command could not be written to Kafka",
-                ENDED_AT, Instant.now().toString()));
     }
 }

@@ -12,6 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param threadLockTtl         upper bound of one run holding its thread, should its run_end never arrive
  * @param resumeBufferTtl       the resume buffer after run_end
  * @param resumeBufferMaxEvents cap of a resume buffer (approximate trimming)
+ * @param claimTimeout          a command no worker claimed this long after it was accepted is produced again by
+ *                              a worker's sweeper (then with doubling backoff): it was lost on its way (archived
+ *                              by the share group after failed deliveries, say). Longer than a normal queue wait
+ *                              at full load, or waiting commands get produced twice (harmless: a claim skips
+ *                              the copy, but it costs a record)
  */
 @ConfigurationProperties("agentrun.state")
 public record StateSettings(
@@ -19,5 +24,6 @@ public record StateSettings(
         @DefaultValue("30d") Duration threadRetention,
         @DefaultValue("15m") Duration threadLockTtl,
         @DefaultValue("1h") Duration resumeBufferTtl,
-        @DefaultValue("10000") long resumeBufferMaxEvents) {
+        @DefaultValue("10000") long resumeBufferMaxEvents,
+        @DefaultValue("30s") Duration claimTimeout) {
 }

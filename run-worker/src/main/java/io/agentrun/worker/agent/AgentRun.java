@@ -45,7 +45,7 @@ public final class AgentRun {
      * Plays the run into {@code sink}.
      *
      * @return the status its run_end carries
-     * @throws RunCancelledException only for {@link CancelToken.Reason#SHUTDOWN}: no run_end, the command goes elsewhere
+     * @throws RunCancelledException for {@link CancelToken.Reason#SHUTDOWN} and {@link CancelToken.Reason#LEASE_LOST}: no run_end, the run goes on elsewhere
      * @throws EmitFailedException when the events cannot be written: no run_end either
      */
     public RunStatus play(RunCommand command, int attempt, SetupLoader loader, CancelToken token, EventSink sink)
@@ -78,7 +78,7 @@ public final class AgentRun {
                     sink.emit(new EventData.RunError("run_timeout", "the run exceeded its time budget of " + budget, true));
                     yield end(sink, RunStatus.TIMED_OUT, progress, started);
                 }
-                case SHUTDOWN -> throw e;
+                case SHUTDOWN, LEASE_LOST -> throw e;
             };
         } catch (EmitFailedException e) {
             throw e;

@@ -19,8 +19,13 @@ public final class CancelToken {
         REQUESTED,
         /** The run exceeded its time budget: end with {@code run_end timed_out}. */
         TIMED_OUT,
-        /** This worker shuts down: stop without run_end, the command is redelivered elsewhere. */
-        SHUTDOWN
+        /** This worker shuts down: stop without run_end; the run is handed back and continues elsewhere. */
+        SHUTDOWN,
+        /**
+         * This worker no longer owns the run (its lease lapsed and another worker took it over): stop at once,
+         * without run_end; whatever it still writes is fenced by the relay.
+         */
+        LEASE_LOST
     }
 
     private final CountDownLatch cancelled = new CountDownLatch(1);

@@ -26,6 +26,7 @@ public final class RunEmitter implements EventSink {
 
     private final EventPublisher publisher;
     private final RunCommand command;
+    private final int epoch;
     private final Clock clock;
     private long nextSeq;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
@@ -34,9 +35,16 @@ public final class RunEmitter implements EventSink {
     /** The trace context current where the run's emitter is made (the run's span): every event's header. */
     private final byte @Nullable [] traceparent = Tracing.traceparent(Context.current());
 
-    public RunEmitter(EventPublisher publisher, RunCommand command, long firstSeq, Clock clock) {
+    /**
+     * @param epoch    the epoch of this worker's claim of the run: every event carries it, and the relay fences
+     *                 events of an epoch that is no longer the run's
+     * @param firstSeq the seq of this attempt's run_start: the claim's fence (what earlier attempts' events the
+     *                 relay applied) plus one
+     */
+    public RunEmitter(EventPublisher publisher, RunCommand command, int epoch, long firstSeq, Clock clock) {
         this.publisher = publisher;
         this.command = command;
+        this.epoch = epoch;
         this.nextSeq = firstSeq;
         this.clock = clock;
     }
@@ -48,7 +56,7 @@ public final class RunEmitter implements EventSink {
         if (failed != null) {
             throw new EmitFailedException("events of " + command.runId() + " could not be written to Kafka", failed);
         }
-        RunEvent event = new RunEvent(nextSeq++, command.runId(), command.threadId(), command.projectId(),
+        RunEvent event = new RunEvent(nextSeq++, epoch, command.runId(), command.threadId(), command.projectId(),
                 command.agentId(), Instant.now(clock).truncatedTo(ChronoUnit.MILLIS), data);
         lastSent = publisher.publish(event, traceparent);
         lastSent.whenComplete((ok, error) -> {

@@ -3,6 +3,9 @@ package io.agentrun.worker.observe;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
+import io.agentrun.worker.lease.LeaseKeeper;
+import io.agentrun.worker.lease.RunSweeper;
+import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.emit.EventPublisher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -15,7 +18,7 @@ import java.time.Duration;
  * Run meters, fed by the events this worker publishes (so they count exactly what clients see):
  * {@code agentrun.runs.started{agent}} (first attempts), {@code agentrun.runs.ended{agent,status}},
  * {@code agentrun.run.duration{agent,status}}; plus the dispatcher's {@code agentrun.worker.runs.in_flight}
- * and {@code agentrun.worker.redeliveries}.
+ * {@code agentrun.worker.commands{outcome}}, {@code agentrun.worker.leases.lost} and the sweeper's counters.
  */
 public final class WorkerMetrics implements EventPublisher.Listener {
 
@@ -43,11 +46,32 @@ public final class WorkerMetrics implements EventPublisher.Listener {
         }
     }
 
-    /** The dispatcher's gauges; bound once it exists. */
-    public void bind(ShareGroupDispatcher dispatcher) {
-        Gauge.builder("agentrun.worker.runs.in_flight", dispatcher, ShareGroupDispatcher::executingCount)
+    /** Runs executing here now. */
+    public void bind(RunSlots slots) {
+        Gauge.builder("agentrun.worker.runs.in_flight", slots, RunSlots::executing)
                 .description("Runs executing on this worker now").register(registry);
-        FunctionCounter.builder("agentrun.worker.redeliveries", dispatcher, ShareGroupDispatcher::redeliveredCount)
-                .description("Commands received on a second or later share-group delivery").register(registry);
+    }
+
+    /** What became of the commands this worker took: started, duplicate (not run), released, rejected. */
+    public void bind(ShareGroupDispatcher dispatcher) {
+        for (ShareGroupDispatcher.ClaimOutcome outcome : ShareGroupDispatcher.ClaimOutcome.values()) {
+            FunctionCounter.builder("agentrun.worker.commands", dispatcher, d -> d.claimCount(outcome))
+                    .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+                    .description("Commands this worker took, by what became of them").register(registry);
+        }
+    }
+
+    /** Leases this worker found lost (another worker had taken the run over). */
+    public void bind(LeaseKeeper keeper) {
+        FunctionCounter.builder("agentrun.worker.leases.lost", keeper, LeaseKeeper::lostCount)
+                .description("Runs stopped here because another worker took them over").register(registry);
+    }
+
+    /** The sweeper's takeovers and give-ups. */
+    public void bind(RunSweeper sweeper) {
+        FunctionCounter.builder("agentrun.worker.sweeper.requeued", sweeper, RunSweeper::requeuedCount)
+                .description("Commands produced again: lapsed leases, handed-back runs, commands never claimed").register(registry);
+        FunctionCounter.builder("agentrun.worker.sweeper.given_up", sweeper, RunSweeper::givenUpCount)
+                .description("Runs ended failed because they could never start").register(registry);
     }
 }

@@ -1,11 +1,11 @@
 package io.agentrun.worker.run;
 
-/** How a command's handling ended, which decides its acknowledgement. */
+/** How one execution of a claimed run ended on this worker. */
 public enum RunOutcome {
-    /** run_end is in Kafka: ACCEPT. */
+    /** run_end is in Kafka and the run is marked ended. */
     FINISHED,
-    /** The run had finished before (a redelivery): ACCEPT without running. */
-    ALREADY_FINISHED,
-    /** Could not finish here (shutdown, Kafka unreachable): RELEASE for another attempt. */
-    RETRY_LATER
+    /** Could not finish here (shutdown, Kafka unreachable): handed back for another worker to continue. */
+    HANDED_BACK,
+    /** Another worker took the run over (this one's lease lapsed): stopped here without a word. */
+    LEASE_LOST
 }

@@ -7,35 +7,46 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code agentrun.worker.*}.
  *
- * @param id              this worker's name in run state and logs; blank = {@code worker-<host>-<pid>}
- * @param maxInFlight     runs executing at once; the share consumer stops taking commands when full
- * @param maxPollRecords  new commands taken per poll, roughly; the consumer's {@code max.poll.records} is
- *                        {@code max-in-flight + 5 × max-poll-records}, since renewed commands come back
- *                        through poll too
- * @param pollTimeout     longest wait of one poll; also paces lock renewals of running commands. Short on
- *                        purpose: while the worker holds commands (RENEW), a new command is handed out only
- *                        when a poll ends, so this bounds the command pick-up (measured in docs/performance.md)
- * @param runTimeout      time budget of a run; past it the run ends {@code timed_out}
- * @param deliveryTimeout how long a run's final events may take to be acknowledged by Kafka
- * @param drainTimeout    on shutdown, how long running runs may finish before they are handed back
- * @param deliveryLimit   the share group's delivery count limit (broker {@code group.share.delivery.count.limit},
- *                        default 5): a command delivered this often is ended {@code failed} instead of run,
- *                        so it is never archived silently
+ * @param id                 this worker's name in run state and logs; blank = {@code worker-<host>-<pid>}
+ * @param maxInFlight        runs executing at once; the worker takes commands only while it has room
+ * @param maxPollRecords     commands taken per poll; the worker polls only when this many runs fit, and the
+ *                           broker acquires at most this many for it per fetch
+ * @param pollTimeout        longest wait of one poll (a poll returns as soon as a command arrives)
+ * @param runTimeout         time budget of a run; past it the run ends {@code timed_out}
+ * @param deliveryTimeout    how long a run's final events may take to be acknowledged by Kafka
+ * @param drainTimeout       on shutdown, how long running runs may finish before they are handed back
+ * @param leaseDuration      how long a claim holds a run without renewal: a crashed or hung worker's runs are
+ *                           taken over about this long after its last renewal
+ * @param leaseRenewInterval how often the worker renews all its leases (one pipelined round trip)
+ * @param sweepInterval      how often this worker's sweeper looks for lapsed leases and lost commands
+ * @param claimRetry         how long a command's claim is retried while Redis is unreachable before the
+ *                           record goes back to the share group (inside the broker's 30 s acquisition lock)
+ * @param startTimeout       a run that no worker claimed this long after it was accepted ends failed
+ *                           ({@code not_started})
+ * @param maxAttempts        a run claimed this often without ending ends failed ({@code attempts_exhausted})
  */
 @ConfigurationProperties("agentrun.worker")
 public record WorkerSettings(
         @DefaultValue("") String id,
         @DefaultValue("256") int maxInFlight,
-        @DefaultValue("64") int maxPollRecords,
-        @DefaultValue("25ms") Duration pollTimeout,
+        @DefaultValue("16") int maxPollRecords,
+        @DefaultValue("500ms") Duration pollTimeout,
         @DefaultValue("10m") Duration runTimeout,
         @DefaultValue("30s") Duration deliveryTimeout,
         @DefaultValue("30s") Duration drainTimeout,
-        @DefaultValue("5") int deliveryLimit) {
+        @DefaultValue("5s") Duration leaseDuration,
+        @DefaultValue("1s") Duration leaseRenewInterval,
+        @DefaultValue("1s") Duration sweepInterval,
+        @DefaultValue("20s") Duration claimRetry,
+        @DefaultValue("15m") Duration startTimeout,
+        @DefaultValue("5") int maxAttempts) {
 
     public WorkerSettings {
         if (maxInFlight < 1 || maxPollRecords < 1) {
             throw new IllegalArgumentException("agentrun.worker.max-in-flight and max-poll-records must be positive");
+        }
+        if (leaseRenewInterval.multipliedBy(2).compareTo(leaseDuration) > 0) {
+            throw new IllegalArgumentException("agentrun.worker.lease-renew-interval must be at most half of lease-duration");
         }
         if (id.isBlank()) {
             id = "worker-" + hostName() + "-" + ProcessHandle.current().pid();

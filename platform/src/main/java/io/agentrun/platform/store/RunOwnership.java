@@ -1,0 +1,239 @@
+package io.agentrun.platform.store;
+
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.LuaScript;
+import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ZAddArgs;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Who executes a run, decided in Redis rather than by holding the Kafka record: a worker that takes a
+ * command claims the run (a new {@code epoch}, itself as {@code owner}, a lease deadline) and lets go of the
+ * record at once. It renews its leases while it runs; a sweeper takes over lapsed leases and produces the
+ * command again. Every transition is one script on the run's hash, so of any number of workers and
+ * sweepers acting at once exactly one wins. The due index ({@link RedisKeys#runsDue}) only says when to
+ * look at a run; the hash decides.
+ */
+public final class RunOwnership {
+
+    private static final LuaScript CLAIM = LuaScript.fromResource(RunOwnership.class, "claim-run.lua");
+    private static final LuaScript RENEW = LuaScript.fromResource(RunOwnership.class, "renew-lease.lua");
+    private static final LuaScript RELEASE = LuaScript.fromResource(RunOwnership.class, "release-run.lua");
+    private static final LuaScript REFUSE = LuaScript.fromResource(RunOwnership.class, "refuse-run.lua");
+    private static final LuaScript SWEEP = LuaScript.fromResource(RunOwnership.class, "sweep-run.lua");
+
+    private final RedisConnections redis;
+    private final StateSettings settings;
+    private final Clock clock;
+    private final String dueIndex;
+
+    /** @param commandsTopic the topic whose runs this instance claims and sweeps (its due index) */
+    public RunOwnership(RedisConnections redis, StateSettings settings, Clock clock, String commandsTopic) {
+        this.dueIndex = RedisKeys.runsDue(commandsTopic);
+        this.redis = redis;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** What a claim found. */
+    public sealed interface Claim {
+        /** This worker owns the run in {@code epoch}; its events start at {@code firstSeq}. */
+        record Won(int epoch, long firstSeq) implements Claim {
+        }
+
+        /** The run ended (or was refused): never run it again. */
+        record Ended() implements Claim {
+        }
+
+        /** Another worker holds a live lease on it: this copy of the command is a duplicate. */
+        record Leased() implements Claim {
+        }
+
+        /** Redis does not know the run (it lost its data); the caller may recreate the state and claim again. */
+        record Unknown() implements Claim {
+        }
+    }
+
+    /** Claims {@code runId} for {@code workerId} with a lease of {@code lease}. */
+    public Claim claim(String runId, String workerId, Duration lease) {
+        List<Object> result = CLAIM.runList(redis.sync(), new String[] {RedisKeys.run(runId)},
+                workerId, Long.toString(clock.millis()), Long.toString(lease.toMillis()));
+        long outcome = (Long) result.get(0);
+        if (outcome == 1) {
+            index(runId, clock.millis() + lease.toMillis());
+            return new Claim.Won(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);
+        }
+        return outcome == 0 ? new Claim.Ended() : outcome == -1 ? new Claim.Leased() : new Claim.Unknown();
+    }
+
+    /** A lease this worker holds: the run and the epoch it claimed. */
+    public record Lease(String runId, int epoch) {
+    }
+
+    /**
+     * Renews all of {@code leases} in one pipelined round trip, each only where this worker still owns the
+     * run in the same epoch.
+     *
+     * @return the leases that were lost (taken over, or the run ended elsewhere): their runs must stop here
+     * @throws IllegalStateException when Redis could not be asked (nothing is known lost then)
+     */
+    public List<Lease> renew(Collection<Lease> leases, String workerId, Duration lease, Duration timeout) {
+        if (leases.isEmpty()) {
+            return List.of();
+        }
+        RedisAsyncCommands<String, String> async = redis.async();
+        long until = clock.millis() + lease.toMillis();
+        List<CompletableFuture<Long>> renewed = new ArrayList<>(leases.size());
+        RENEW.load(async);
+        for (Lease held : leases) {
+            renewed.add(RENEW.call(async, new String[] {RedisKeys.run(held.runId())}, workerId,
+                    Integer.toString(held.epoch()), Long.toString(until)));
+            async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId());
+        }
+        await(CompletableFuture.allOf(renewed.toArray(CompletableFuture[]::new)), timeout);
+        List<Lease> lost = new ArrayList<>();
+        int i = 0;
+        for (Lease held : leases) {
+            if (renewed.get(i++).join() == 0L) {
+                lost.add(held);
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * The run ended here: marks it terminal (only if this worker still owns it in {@code epoch}: a worker
+     * that lost its lease must not end the run its successor is executing) and drops it from the index.
+     *
+     * @return false when this worker no longer owned the run
+     */
+    public boolean finish(String runId, String workerId, int epoch, RunStatus status) {
+        boolean mine = release(runId, workerId, epoch, status.wireName());
+        if (mine) {
+            redis.sync().zrem(dueIndex, runId);
+        }
+        return mine;
+    }
+
+    /** Hands an unfinished run back: the next sweep (at once) produces its command for another worker. */
+    public boolean handBack(String runId, String workerId, int epoch) {
+        boolean mine = release(runId, workerId, epoch, "");
+        if (mine) {
+            index(runId, clock.millis());
+        }
+        return mine;
+    }
+
+    private boolean release(String runId, String workerId, int epoch, String status) {
+        return RELEASE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), status,
+                Instant.now(clock).toString()) == 1;
+    }
+
+    /**
+     * Api side, when a command's send failed or its outcome is unknown: refuses the run unless a worker has
+     * claimed it already.
+     *
+     * @return true when refused (no worker will ever run it); false when it was claimed, so it goes on
+     */
+    public boolean refuse(String runId) {
+        boolean refused = REFUSE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, Instant.now(clock).toString(),
+                Long.toString(settings.runRetention().toMillis())) == 1;
+        if (refused) {
+            redis.sync().zrem(dueIndex, runId);
+        }
+        return refused;
+    }
+
+    /** Puts {@code runId} in the due index, to be looked at from {@code atMillis}. */
+    public void index(String runId, long atMillis) {
+        redis.sync().zadd(dueIndex, (double) atMillis, runId);
+    }
+
+    /** Runs whose time to be looked at has come, oldest first. */
+    public List<String> due(int limit) {
+        return redis.sync().zrangebyscore(dueIndex, Range.create(Double.NEGATIVE_INFINITY, (double) clock.millis()),
+                io.lettuce.core.Limit.create(0, limit));
+    }
+
+    /** What a sweep decided for one run. */
+    public sealed interface Sweep {
+        /** Nothing to do before {@code atMillis}. */
+        record Wait(long atMillis) implements Sweep {
+        }
+
+        /** Produce the run's command again now. */
+        record Requeue(String commandJson) implements Sweep {
+        }
+
+        /** The sweeper owns the run now (as {@code epoch}, events from {@code firstSeq}) to end it failed with {@code code}. */
+        record GiveUp(int epoch, long firstSeq, String code, Map<String, String> state) implements Sweep {
+        }
+
+        /** The run ended or is unknown; it left the index. */
+        record Settled() implements Sweep {
+        }
+    }
+
+    /** Looks at one due run and decides, atomically, what happens to it. */
+    public Sweep sweep(String runId, SweepPolicy policy, String sweeperId) {
+        String key = RedisKeys.run(runId);
+        List<Object> r = SWEEP.runList(redis.sync(), new String[] {key}, Long.toString(clock.millis()),
+                Long.toString(policy.claimTimeout().toMillis()), Long.toString(policy.startTimeout().toMillis()),
+                Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()));
+        String action = (String) r.get(0);
+        long value = (Long) r.get(1);
+        return switch (action) {
+            case "wait" -> {
+                index(runId, value);
+                yield new Sweep.Wait(value);
+            }
+            case "requeue" -> {
+                index(runId, value);
+                String command = redis.sync().hget(key, RunStore.COMMAND);
+                yield command == null ? new Sweep.Wait(value) : new Sweep.Requeue(command);
+            }
+            case "giveup" -> {
+                index(runId, clock.millis() + policy.lease().toMillis());
+                yield new Sweep.GiveUp((int) value, (Long) r.get(2) + 1, (String) r.get(3), redis.sync().hgetall(key));
+            }
+            default -> {
+                redis.sync().zrem(dueIndex, runId);
+                yield new Sweep.Settled();
+            }
+        };
+    }
+
+    /**
+     * @param claimTimeout an unclaimed command is produced again this long after it was accepted (then with backoff)
+     * @param startTimeout a run never claimed this long after it was accepted ends failed ({@code not_started})
+     * @param maxAttempts  a run claimed this often without ending ends failed ({@code attempts_exhausted})
+     * @param lease        the lease a sweeper takes to end a run
+     */
+    public record SweepPolicy(Duration claimTimeout, Duration startTimeout, int maxAttempts, Duration lease) {
+    }
+
+    private static void await(CompletableFuture<?> all, Duration timeout) {
+        try {
+            all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Redis did not answer the lease renewals: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while renewing leases", e);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+-- A worker claims a run it took from the commands topic. Atomic: of any number of workers holding copies
+-- of the command, one wins; a run that ended (or was refused) is never claimed again.
+-- KEYS[1] ar:run:{id}
+-- ARGV[1] worker id   ARGV[2] now (ms)   ARGV[3] lease (ms)
+-- Returns {outcome, epoch, fence_seq}: outcome 1 = claimed (epoch is the new epoch; events of this epoch
+-- start at fence_seq + 1), 0 = the run has ended, -1 = another worker holds a live lease, -2 = Redis does not
+-- know the run (it lost the data, or the run's retention passed).
+local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'last_seq')
+local status = h[1]
+if not status then
+  return {-2, 0, -1}
+end
+local epoch = tonumber(h[4] or '0')
+if status == 'completed' or status == 'failed' or status == 'cancelled' or status == 'timed_out' then
+  return {0, epoch, -1}
+end
+local now = tonumber(ARGV[2])
+if h[2] and h[2] ~= '' and tonumber(h[3] or '0') > now then
+  return {-1, epoch, -1}
+end
+-- The new epoch fences every event of the old one the relay has not applied yet: the old epoch's applied
+-- events are exactly 0..last_seq now, so this epoch continues at last_seq + 1.
+epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'worker', ARGV[1], 'lease_until', now + tonumber(ARGV[3]),
+  'status', 'running', 'claimed_at', ARGV[2])
+redis.call('HDEL', KEYS[1], 'requeue_at', 'requeues')
+return {1, epoch, tonumber(h[5] or '-1')}

@@ -1,0 +1,60 @@
+-- A sweeper looks at one run the due index named. Safe to run from any number of workers at once: the
+-- script decides, once, what happens to the run.
+-- KEYS[1] ar:run:{id}
+-- ARGV[1] now (ms)   ARGV[2] claim timeout (ms): an unclaimed command is produced again after it (doubling
+-- each time, at most 16x)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
+-- ends failed   ARGV[4] attempts: a run claimed this often without ending ends failed   ARGV[5] sweeper's
+-- worker id   ARGV[6] lease (ms)
+-- Returns {action, time_or_epoch, fence_seq, reason}:
+--   'gone'    the run is unknown: drop it from the index
+--   'done'    the run ended: drop it from the index
+--   'wait'    nothing to do before time_or_epoch (ms)
+--   'requeue' produce the command again now (the hash's 'command'); look again at time_or_epoch
+--   'giveup'  the sweeper claimed the run (epoch time_or_epoch, events from fence_seq + 1) to end it failed
+local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'requeue_at', 'requeues',
+  'created_ms', 'last_seq', 'command')
+local status = h[1]
+if not status then
+  return {'gone', 0, -1, ''}
+end
+if status == 'completed' or status == 'failed' or status == 'cancelled' or status == 'timed_out' then
+  return {'done', 0, -1, ''}
+end
+local now = tonumber(ARGV[1])
+local lease = tonumber(h[3] or '0')
+if h[2] and h[2] ~= '' then
+  if lease > now then
+    return {'wait', lease, -1, ''}
+  end
+  -- The owner stopped renewing (crashed, hung, partitioned): take the run from it. Its renewals now fail and
+  -- its late events are fenced by the next claim's epoch.
+  redis.call('HSET', KEYS[1], 'owner', '', 'lease_until', '0', 'requeue_at', '0')
+  h[5] = '0'
+end
+local epoch = tonumber(h[4] or '0')
+local created = tonumber(h[7] or '0')
+local reason = ''
+if epoch >= tonumber(ARGV[4]) then
+  reason = 'attempts_exhausted'
+elseif epoch == 0 and created > 0 and now - created > tonumber(ARGV[3]) then
+  reason = 'not_started'
+elseif not h[9] then
+  reason = 'command_lost'
+end
+if reason ~= '' then
+  epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+  redis.call('HSET', KEYS[1], 'owner', ARGV[5], 'worker', ARGV[5], 'lease_until', now + tonumber(ARGV[6]),
+    'status', 'running')
+  return {'giveup', epoch, tonumber(h[8] or '-1'), reason}
+end
+local due = tonumber(h[5] or '-1')
+if due < 0 then
+  due = created + tonumber(ARGV[2])
+end
+if due > now then
+  return {'wait', due, -1, ''}
+end
+local requeues = redis.call('HINCRBY', KEYS[1], 'requeues', 1)
+local backoff = tonumber(ARGV[2]) * math.min(2 ^ (requeues - 1), 16)
+redis.call('HSET', KEYS[1], 'requeue_at', now + backoff)
+return {'requeue', now + backoff, -1, ''}

@@ -1,0 +1,143 @@
+package io.agentrun.worker.lease;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.json.CodecException;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.worker.run.RunSlots;
+import io.agentrun.worker.run.WorkerSettings;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Looks at the runs the due index names, every {@code sweep-interval} (with jitter), in every worker; any
+ * number may sweep at once, since each decision is one script on the run's hash. A run whose owner stopped
+ * renewing is taken from it and its command produced again; a command nobody claimed within
+ * {@code claim-timeout} is produced again (with back-off); a run that can never start (claimed
+ * {@code max-attempts} times without ending, or not claimed within {@code start-timeout}) is ended failed by
+ * the sweeper itself, in an epoch of its own.
+ */
+public final class RunSweeper implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(RunSweeper.class);
+    private static final int BATCH = 200;
+
+    private final RunOwnership ownership;
+    private final CommandRequeuer requeuer;
+    private final RunSlots slots;
+    private final JsonCodec codec;
+    private final WorkerSettings settings;
+    private final RunOwnership.SweepPolicy policy;
+    private final ScheduledExecutorService timer;
+    private final LongAdder requeued = new LongAdder();
+    private final LongAdder givenUp = new LongAdder();
+    private volatile ScheduledFuture<?> task;
+
+    public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, RunSlots slots, JsonCodec codec,
+            WorkerSettings settings, RunOwnership.SweepPolicy policy, ScheduledExecutorService timer) {
+        this.ownership = ownership;
+        this.requeuer = requeuer;
+        this.slots = slots;
+        this.codec = codec;
+        this.settings = settings;
+        this.policy = policy;
+        this.timer = timer;
+    }
+
+    /** Commands this worker's sweeper produced again (lapsed leases, handed-back and unclaimed runs). */
+    public long requeuedCount() {
+        return requeued.sum();
+    }
+
+    /** Runs this worker's sweeper ended failed because they could never start. */
+    public long givenUpCount() {
+        return givenUp.sum();
+    }
+
+    void sweepOnce() {
+        try {
+            List<String> due = ownership.due(BATCH);
+            for (String runId : due) {
+                sweep(runId);
+            }
+        } catch (RuntimeException e) {
+            log.warn("sweep failed: {}", e.getMessage());
+        }
+    }
+
+    private void sweep(String runId) {
+        switch (ownership.sweep(runId, policy, settings.id())) {
+            case RunOwnership.Sweep.Requeue requeue -> {
+                RunCommand command = decode(requeue.commandJson());
+                if (command != null) {
+                    log.info("run {}: producing its command again (lease lapsed, handed back, or never claimed)", runId);
+                    requeuer.send(command, requeue.commandJson());
+                    requeued.increment();
+                }
+            }
+            case RunOwnership.Sweep.GiveUp giveUp -> giveUp(runId, giveUp);
+            case RunOwnership.Sweep.Wait wait -> { }
+            case RunOwnership.Sweep.Settled settled -> { }
+        }
+    }
+
+    private void giveUp(String runId, RunOwnership.Sweep.GiveUp giveUp) {
+        String json = giveUp.state().get(RunStore.COMMAND);
+        RunCommand command = json == null ? null : decode(json);
+        if (command == null) {
+            command = fromState(runId, giveUp.state());
+        }
+        givenUp.increment();
+        slots.startGiveUp(command, new RunOwnership.Claim.Won(giveUp.epoch(), giveUp.firstSeq()), giveUp.code());
+    }
+
+    /** A run recorded without its command (before commands were kept in Redis): enough to end it. */
+    private static RunCommand fromState(String runId, java.util.Map<String, String> state) {
+        String thread = state.get(RunStore.THREAD);
+        return new RunCommand(runId, thread, state.getOrDefault(RunStore.PROJECT, ""), state.getOrDefault(RunStore.AGENT, ""),
+                thread == null ? RunMode.ONE_OFF : RunMode.STREAM, RunInput.ofQuery(""), java.util.Map.of(),
+                java.time.Instant.parse(state.getOrDefault(RunStore.CREATED_AT, java.time.Instant.EPOCH.toString())));
+    }
+
+    private @Nullable RunCommand decode(String json) {
+        try {
+            return codec.decodeCommand(json.getBytes(StandardCharsets.UTF_8));
+        } catch (CodecException e) {
+            log.error("a run's stored command is not a command ({})", e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public void start() {
+        long every = settings.sweepInterval().toMillis();
+        long first = ThreadLocalRandom.current().nextLong(every) + 1; // workers started together do not sweep in step
+        task = timer.scheduleWithFixedDelay(this::sweepOnce, first, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> running = task;
+        if (running != null) {
+            running.cancel(false);
+        }
+        task = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return task != null;
+    }
+}

@@ -1,0 +1,145 @@
+package io.agentrun.worker.run;
+
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.platform.observe.LogContext;
+import io.agentrun.platform.observe.Tracing;
+import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.worker.cancel.CancelToken;
+import io.agentrun.worker.cancel.CancellationWatcher;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runs this worker executes now, each on its own virtual thread, at most {@code max-in-flight} at once.
+ * What the intake asks before it takes more work, what the lease keeper renews, and what a shutdown stops.
+ */
+public final class RunSlots {
+
+    private static final Logger log = LoggerFactory.getLogger(RunSlots.class);
+
+    private final RunExecutor executor;
+    private final CancellationWatcher cancellations;
+    private final ExecutorService threads;
+    private final WorkerSettings settings;
+    private final Tracer tracer;
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+    private final Object ended = new Object();
+
+    public RunSlots(RunExecutor executor, CancellationWatcher cancellations, ExecutorService threads, WorkerSettings settings,
+            Tracer tracer) {
+        this.executor = executor;
+        this.cancellations = cancellations;
+        this.threads = threads;
+        this.settings = settings;
+        this.tracer = tracer;
+    }
+
+    private record Running(RunOwnership.Lease lease, CancelToken token) {
+    }
+
+    /** Runs {@code command}, claimed as {@code claim}, in the trace its command's headers carry. */
+    public void start(RunCommand command, RunOwnership.Claim.Won claim, Context parent) {
+        launch(command, claim, token -> {
+            Span span = tracer.spanBuilder("agentrun.run").setParent(parent).setSpanKind(SpanKind.CONSUMER)
+                    .setAttribute(Tracing.RUN_ID, command.runId()).setAttribute(Tracing.AGENT_ID, command.agentId())
+                    .setAttribute("agentrun.attempt", (long) claim.epoch()).startSpan();
+            try (Scope scope = span.makeCurrent()) {
+                cancellations.track(command.runId(), token);
+                return executor.execute(command, claim, token);
+            } finally {
+                cancellations.forget(command.runId());
+                span.end();
+            }
+        });
+    }
+
+    /** Ends {@code command} failed without running it (the sweeper's decision), holding its lease meanwhile. */
+    public void startGiveUp(RunCommand command, RunOwnership.Claim.Won claim, String code) {
+        launch(command, claim, token -> executor.giveUp(command, claim, code));
+    }
+
+    private void launch(RunCommand command, RunOwnership.Claim.Won claim, java.util.function.Function<CancelToken, RunOutcome> work) {
+        CancelToken token = new CancelToken();
+        running.put(command.runId(), new Running(new RunOwnership.Lease(command.runId(), claim.epoch()), token));
+        try {
+            threads.execute(() -> runAndForget(command, () -> work.apply(token)));
+        } catch (RuntimeException e) {
+            running.remove(command.runId());
+            throw e;
+        }
+    }
+
+    private void runAndForget(RunCommand command, Supplier<RunOutcome> work) {
+        try (var context = LogContext.of(command.runId(), command.threadId(), command.projectId())) {
+            work.get();
+        } catch (RuntimeException e) {
+            log.error("run {} crashed in the worker; it is taken over when its lease lapses", command.runId(), e);
+        } finally {
+            running.remove(command.runId());
+            synchronized (ended) {
+                ended.notifyAll();
+            }
+        }
+    }
+
+    public int executing() {
+        return running.size();
+    }
+
+    /** Runs this worker may still start. */
+    public int room() {
+        return Math.max(0, settings.maxInFlight() - running.size());
+    }
+
+    /** Waits until at least {@code wanted} slots are free, at most {@code max}; returns whether they are. */
+    public boolean awaitRoom(int wanted, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (ended) {
+            while (room() < wanted) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                ended.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+        return true;
+    }
+
+    /** The leases of the runs executing here, for renewal. */
+    public List<RunOwnership.Lease> leases() {
+        List<RunOwnership.Lease> leases = new ArrayList<>(running.size());
+        running.values().forEach(run -> leases.add(run.lease()));
+        return leases;
+    }
+
+    /** Another worker owns this run now: stop it here at once, without run_end. */
+    public void leaseLost(RunOwnership.Lease lease) {
+        Running run = running.get(lease.runId());
+        if (run != null && run.lease().equals(lease)) {
+            run.token().cancel(CancelToken.Reason.LEASE_LOST);
+        }
+    }
+
+    /** Stops every run without run_end (they are handed back) and waits up to {@code max} until none executes. */
+    public boolean stopAll(Duration max) throws InterruptedException {
+        running.values().forEach(run -> run.token().cancel(CancelToken.Reason.SHUTDOWN));
+        return awaitIdle(max);
+    }
+
+    public boolean awaitIdle(Duration max) throws InterruptedException {
+        return awaitRoom(settings.maxInFlight(), max);
+    }
+}
