@@ -15,6 +15,7 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -182,6 +183,66 @@ class RelayIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> live.size() == 5);
         assertThat(redis.sync().xlen(RedisKeys.runEvents(runId))).isEqualTo(5);
         assertThat(relay.getBean(RunStore.class).find(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void afterATakeoverTheOldEpochsLateEventsReachNoBufferNoClientAndNoHistory() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = threadHeldBy(threadId, runId);
+        List<String> live = listen(runId);
+        Instant now = Instant.now();
+        RunInput question = RunInput.ofQuery("who answers");
+        send(List.of(epochEvent(0, 1, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, question, Map.of())),
+                epochEvent(1, 1, runId, threadId, now, new EventData.MessageDelta("msg_a", "zombie "))));
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.lastSeq() == 1).orElse(false));
+        // Worker 1 stalled past its lease; worker 2 claimed the run: epoch 2, continuing after seq 1.
+        redis.sync().hset(RedisKeys.run(runId), "epoch", "2");
+        long fencedBefore = relay.getBean(EventApplier.class).fencedCount();
+
+        send(List.of(
+                // worker 1 wakes up and goes on, unaware
+                epochEvent(2, 1, runId, threadId, now, new EventData.MessageFinal("msg_a", "zombie answer", Usage.NONE)),
+                epochEvent(2, 2, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 2, question, Map.of())),
+                epochEvent(3, 1, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, "zombie answer", Usage.NONE, 9)),
+                epochEvent(3, 2, runId, threadId, now, new EventData.MessageFinal("msg_b", "the answer", Usage.NONE)),
+                epochEvent(4, 2, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, "the answer", Usage.NONE, 9))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(relay.getBean(EventApplier.class).fencedCount() - fencedBefore).isEqualTo(2);
+        assertThat(runs.find(runId).orElseThrow().output()).isEqualTo("the answer");
+        assertThat(redis.sync().xrange(RedisKeys.runEvents(runId), io.lettuce.core.Range.create("-", "+")))
+                .extracting(m -> CODEC.decodeEvent(m.getBody().get("e")).epoch()).containsExactly(1, 1, 2, 2, 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> live.size() == 5);
+        assertThat(live).extracting(json -> CODEC.decodeEvent(json).epoch()).containsExactly(1, 1, 2, 2, 2);
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:who answers", "ASSISTANT:the answer");
+        assertThat(threads.lockHolder(threadId)).isEmpty();
+    }
+
+    @Test
+    void withoutTheClaimInRedisALaterEpochsRunStartTakesBackWhatTheEarlierWroteFromItsSeqOn() throws Exception {
+        // What a rebuild sees: the old epoch's tail (fenced live) comes before the new epoch's run_start.
+        String runId = Ids.newRunId();
+        Instant now = Instant.now();
+        List<String> live = listen(runId);
+        send(List.of(epochEvent(0, 1, runId, null, now, new EventData.RunStart(null, runId, "assistant", 1, RunInput.ofQuery("q"), Map.of())),
+                epochEvent(1, 1, runId, null, now, new EventData.MessageDelta("msg_a", "fenced live ")),
+                epochEvent(2, 1, runId, null, now, new EventData.RunEnd(RunStatus.COMPLETED, "old", Usage.NONE, 1)),
+                epochEvent(1, 2, runId, null, now, new EventData.RunStart(null, runId, "assistant", 2, RunInput.ofQuery("q"), Map.of())),
+                epochEvent(2, 2, runId, null, now, new EventData.RunEnd(RunStatus.COMPLETED, "new", Usage.NONE, 1))));
+
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> "new".equals(s.output())).orElse(false));
+        assertThat(redis.sync().xrange(RedisKeys.runEvents(runId), io.lettuce.core.Range.create("-", "+")))
+                .extracting(m -> m.getId() + "@" + CODEC.decodeEvent(m.getBody().get("e")).epoch())
+                .containsExactly("0-1@1", "1-1@2", "2-1@2");
+        assertThat(runs.find(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    private static RunEvent epochEvent(long seq, int epoch, String runId, String threadId, Instant at, EventData data) {
+        return new RunEvent(seq, epoch, runId, threadId, "p", "assistant", at, data);
     }
 
     private static List<RunEvent> run(String threadId, String runId, String query, String answer) {
