@@ -25,13 +25,51 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A worker runs as many commands at once as {@code max-in-flight} allows, however small
- * {@code max-poll-records} is. (Renewed commands come back through poll: a consumer whose
- * {@code max.poll.records} only covered the new batch kept exactly that many runs going and starved the rest.)
+ * {@code max-poll-records} is, and a command that arrives while it executes long runs starts at once.
+ * (Before the command hop v2, commands were held in the share group with RENEW while their runs executed;
+ * a share consumer holding records hands out no new ones, so new commands waited for every held run to end,
+ * acquired in the client and invisible to other workers, until their locks ran out and the broker archived them.)
  */
 @ExtendWith(RealInfrastructure.class)
 class DispatchConcurrencyIT {
 
     private static final int RUNS = 20;
+
+    @Test
+    void commandsArrivingWhileLongRunsExecuteStartAtOnce() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        try (var worker = TestWorker.start(suffix);
+             var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                     new StringSerializer(), new ByteArraySerializer())) {
+            worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));
+            RunStore runs = worker.getBean(RunStore.class);
+            // Five runs of about 20 s each keep the worker busy...
+            List<RunCommand> held = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                RunCommand command = TestData.aRunCommand().project("p").oneOff().query("/slow 5000 held " + i + " a b c").build();
+                runs.createQueued(command);
+                held.add(command);
+                producer.send(new ProducerRecord<>("commands." + suffix, command.partitionKey(), new JsonCodec().encode(command)));
+            }
+            producer.flush();
+            await().atMost(Duration.ofSeconds(15)).until(() -> held.stream()
+                    .allMatch(c -> runs.find(c.runId()).map(s -> s.worker() != null).orElse(false)));
+
+            // ...and commands sent now start while they run, not after the first of them ends.
+            List<RunCommand> later = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                RunCommand command = TestData.aRunCommand().project("p").oneOff().query("later " + i).build();
+                runs.createQueued(command);
+                later.add(command);
+                producer.send(new ProducerRecord<>("commands." + suffix, command.partitionKey(), new JsonCodec().encode(command)));
+            }
+            producer.flush();
+
+            await().atMost(Duration.ofSeconds(8)).until(() -> later.stream()
+                    .allMatch(c -> runs.find(c.runId()).map(s -> s.status() == RunStatus.COMPLETED).orElse(false)));
+            assertThat(held).as("the long runs are still running").noneMatch(c -> runs.find(c.runId()).orElseThrow().status().isTerminal());
+        }
+    }
 
     @Test
     void twentySlowRunsRunTogetherWhenFourAreTakenPerPoll() throws Exception {
