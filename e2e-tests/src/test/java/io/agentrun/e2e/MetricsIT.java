@@ -51,7 +51,9 @@ class MetricsIT {
         assertThat(value(worker, "agentrun_runs_ended_total", "status=\"completed\"")).isEqualTo(1);
         assertThat(value(worker, "agentrun_runs_ended_total", "status=\"failed\"")).isEqualTo(1);
         assertThat(value(worker, "agentrun_run_duration_seconds_count", "status=\"completed\"")).isEqualTo(1);
-        assertThat(worker).contains("agentrun_worker_runs_in_flight", "agentrun_worker_redeliveries_total");
+        assertThat(worker).contains("agentrun_worker_runs_in_flight", "agentrun_worker_leases_lost_total",
+                "agentrun_worker_sweeper_requeued_total");
+        assertThat(value(worker, "agentrun_worker_commands_total", "outcome=\"started\"")).isEqualTo(2);
         assertThat(value(worker, "agentrun_worker_share_group_lag", "")).as("every command is finished with").isZero();
         assertThat(value(worker, "agentrun_dependency_up", "dependency=\"kafka\"")).isEqualTo(1);
 
@@ -59,6 +61,7 @@ class MetricsIT {
             String relay = scrape(pipeline.relay(0));
             assertThat(value(relay, "agentrun_relay_event_age_seconds_count", "")).isEqualTo(events);
             assertThat(relay).contains("agentrun_relay_lag", "agentrun_relay_batches_failed_total");
+            assertThat(value(relay, "agentrun_relay_events_fenced_total", "")).isZero();
         });
     }
 

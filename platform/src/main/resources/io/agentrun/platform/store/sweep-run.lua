@@ -2,7 +2,7 @@
 -- script decides, once, what happens to the run.
 -- KEYS[1] ar:run:{id}
 -- ARGV[1] now (ms)   ARGV[2] claim timeout (ms): an unclaimed command is produced again after it (doubling
--- each time, at most 16x)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
+-- each time, at most 16x; from the lease instead for a run that was claimed before)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
 -- ends failed   ARGV[4] attempts: a run claimed this often without ending ends failed   ARGV[5] sweeper's
 -- worker id   ARGV[6] lease (ms)
 -- Returns {action, time_or_epoch, fence_seq, reason}:
@@ -55,6 +55,12 @@ if due > now then
   return {'wait', due, -1, ''}
 end
 local requeues = redis.call('HINCRBY', KEYS[1], 'requeues', 1)
-local backoff = tonumber(ARGV[2]) * math.min(2 ^ (requeues - 1), 16)
+-- A run that was claimed before (taken over, handed back) is claimed again within milliseconds once its command
+-- lands, so retry soon (the send may have failed: Kafka down); a never-claimed one may just be waiting its turn.
+local base = tonumber(ARGV[2])
+if epoch > 0 then
+  base = math.min(base, tonumber(ARGV[6]))
+end
+local backoff = base * math.min(2 ^ (requeues - 1), 16)
 redis.call('HSET', KEYS[1], 'requeue_at', now + backoff)
 return {'requeue', now + backoff, -1, ''}
