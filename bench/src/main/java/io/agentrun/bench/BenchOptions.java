@@ -27,8 +27,9 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
               --concurrency N[,M…]       concurrent streams (default 100)
               --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
               --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
-                                         share-raw: the command hop alone (a share consumer holding each command
-                                         with RENEW for the run's length); try settings with -Dbench.share.NAME=VALUE
+                                         share-raw: the command hop alone (a share consumer accepting each command
+                                         on pick-up; -Dbench.share-hold=true holds it with RENEW for the run's
+                                         length, the first design); try settings with -Dbench.share.NAME=VALUE
               --words 20                 words of the query (the reply is 2 longer);  --words-per-delta 2
               --delay-ms 50              pause before each delta in latency phases
               --apis N --workers N --relays N   the local stack's size (default 1 each)

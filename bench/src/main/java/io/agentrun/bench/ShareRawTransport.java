@@ -22,19 +22,20 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The {@code share-raw} baseline, the limit of the command hop: a command produced to a share group and
- * taken by one plain {@link KafkaShareConsumer} in explicit mode that holds it (RENEW on every poll) while
- * its run lasts and ACCEPTs it after — the pattern of the worker's dispatcher, without the worker. Its
- * time to first event is the command's pick-up time; the run plays no events in between.
+ * taken by one plain {@link KafkaShareConsumer} in explicit mode that ACCEPTs it on pick-up — the pattern of
+ * the worker's dispatcher, without the worker and its claim in Redis. Its time to first event is the command's
+ * pick-up time; the run plays no events in between. {@code -Dbench.share-hold=true} holds each command with
+ * RENEW while its run lasts instead (the first design, kept to show the difference).
  */
 final class ShareRawTransport implements Transport {
 
     private static final int PARTITIONS = 12;
-    /** -Dbench.share-hold=false: ACCEPT on pick-up instead of holding the command with RENEW. */
+    /** -Dbench.share-hold=true: hold the command with RENEW for the run's length (the first design) instead of ACCEPT on pick-up. */
     /** -Dbench.share-pause-ms=N: pause between polls. */
     private static final long PAUSE_MS = Long.getLong("bench.share-pause-ms", 0);
     /** -Dbench.share-end-first=true: the client sees run_end when the run ends, before the command is accepted (as in the pipeline). */
     private static final boolean END_BEFORE_ACCEPT = Boolean.getBoolean("bench.share-end-first");
-    private static final boolean HOLD = !"false".equals(System.getProperty("bench.share-hold"));
+    private static final boolean HOLD = Boolean.getBoolean("bench.share-hold");
 
     private final long runMillis;
     private final String topic = "bench.raw-commands." + Ids.newRunId().substring(4);
