@@ -95,11 +95,14 @@ public final class ThreadStore {
         return released != null && released == 1L;
     }
 
-    /** Restarts the lock's time to live if {@code runId} still holds it (a worker starting the run). */
-    public boolean extendLock(String threadId, String runId) {
-        Long extended = redis.sync().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()));
-        return extended != null && extended == 1L;
+    /**
+     * Restarts the lock's time to live if {@code runId} still holds it (a worker starting the run). Not waited
+     * for: it must not delay the run's first event, and a lost extension only shortens the lock's safety margin.
+     */
+    public java.util.concurrent.CompletionStage<Boolean> extendLock(String threadId, String runId) {
+        return redis.async().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()))
+                .thenApply(extended -> Long.valueOf(1L).equals(extended));
     }
 
     public Optional<String> lockHolder(String threadId) {
