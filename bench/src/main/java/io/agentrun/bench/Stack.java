@@ -64,7 +64,7 @@ final class Stack implements AutoCloseable {
         if (jfrDir != null) {
             Files.createDirectories(jfrDir);
             builder.environment().put("JAVA_TOOL_OPTIONS",
-                    "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfrDir);
+                    "-XX:StartFlightRecording=settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true,filename=" + jfrDir);
         }
         Process process = builder.start();
         Matcher ready = awaitReady(process);

@@ -58,7 +58,8 @@ class WorkerIT {
     static void start() {
         worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
                 "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
-                "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms");
+                "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms",
+                "--agentrun.worker.start-timeout=6s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -142,8 +143,9 @@ class WorkerIT {
     }
 
     @Test
-    void aCommandThatNeverArrivedIsProducedAgainBySweeperAfterTheClaimTimeout() {
-        RunCommand command = queued(Ids.newThreadId(), "lost on its way"); // recorded, never sent
+    void anAcceptedCommandThatNeverArrivedIsProducedAgainBySweeperAfterTheClaimTimeout() {
+        RunCommand command = queued(Ids.newThreadId(), "lost on its way"); // recorded, acknowledged, then lost
+        worker.getBean(RunStore.class).markSent(command.runId());
 
         List<RunEvent> events = eventsOf(command.runId());
 
@@ -200,6 +202,19 @@ class WorkerIT {
     }
 
     @Test
+    void aRunWhoseCommandNoApiNodeSawAcknowledgedIsNeverProducedAgainAndEndsNotStarted() {
+        // What an api node leaves when Kafka failed and Redis was down too: recorded, maybe refused, never confirmed.
+        RunCommand command = queued(Ids.newThreadId(), "maybe refused");
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(events).extracting(e -> e.type().wireName()).containsExactly("run_start", "error", "run_end");
+        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_started");
+        assertThat(commandRecords()).as("its command was never produced").noneMatch(c -> c.contains(command.runId()));
+        assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+    }
+
+    @Test
     void aRunClaimedAsOftenAsAllowedWithoutEndingIsEndedFailedByTheSweeper() throws Exception {
         RunCommand command = queued(Ids.newThreadId(), "crashes every worker");
         var redis = worker.getBean(io.agentrun.platform.redis.RedisConnections.class);
@@ -250,6 +265,23 @@ class WorkerIT {
             return !events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd;
         });
         return events;
+    }
+
+    /** Every record of the commands topic so far, as text. */
+    private static List<String> commandRecords() {
+        List<String> commands = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(COMMANDS).stream()
+                    .map(p -> new TopicPartition(COMMANDS, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> commands.add(new String(r.value(), StandardCharsets.UTF_8)));
+            }
+        }
+        return commands;
     }
 
     /** Everything on the events topic so far, read from the beginning by a plain consumer. */

@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class RunLauncher {
 
     private static final Logger log = LoggerFactory.getLogger(RunLauncher.class);
+    /** How long a refusal the request could not wait for is retried in the background. */
+    private static final Duration BACKGROUND_REFUSAL = Duration.ofMinutes(10);
 
     private final AgentCatalog agents;
     private final ContextStore contexts;
@@ -89,6 +91,7 @@ public final class RunLauncher {
             runs.createQueued(command, caller.keyFamily());
             subscription = live.subscribe(runId, 0);
             commands.send(command);
+            runs.markSent(runId);
             return new LaunchedRun(command, subscription);
         } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
             log.error("run {} not started: {}", runId, e.getMessage());
@@ -119,14 +122,38 @@ public final class RunLauncher {
                 return ownership.refuse(runId);
             } catch (RedisException e) {
                 if (System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-                    log.error("run {}: its refusal could not be recorded within {} ({}); should its command have reached "
-                            + "Kafka, it may still run", runId, refusalTimeout, e.getMessage());
+                    log.error("run {}: its refusal could not be recorded within {} ({}); trying on in the background",
+                            runId, refusalTimeout, e.getMessage());
+                    refuseInBackground(runId);
                     return true;
                 }
                 pause(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, 1000);
             }
         }
+    }
+
+    /**
+     * Goes on recording a refusal the request could not wait for. Until it is recorded the run is safe anyway:
+     * no api node confirmed its command, so no sweeper produces it again (it ends {@code not_started} at the
+     * workers' start timeout should this node die first); only a command that reached Kafka although its send
+     * failed could still be claimed meanwhile.
+     */
+    private void refuseInBackground(String runId) {
+        Thread.ofVirtual().name("refuse-" + runId).start(() -> {
+            long backoffMs = 500;
+            for (long deadline = System.nanoTime() + BACKGROUND_REFUSAL.toNanos(); System.nanoTime() < deadline; ) {
+                try {
+                    boolean refused = ownership.refuse(runId);
+                    log.info("run {}: {}", runId, refused ? "its refusal is recorded" : "a worker had claimed it before its refusal");
+                    return;
+                } catch (RedisException e) {
+                    pause(backoffMs);
+                    backoffMs = Math.min(backoffMs * 2, 10_000);
+                }
+            }
+            log.error("run {}: its refusal could not be recorded; it ends not_started at the workers' start timeout", runId);
+        });
     }
 
     private static void pause(long millis) {

@@ -40,6 +40,8 @@ public final class RunStore {
     /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
     public static final String COMMAND = "command";
     public static final String CREATED_MS = "created_ms";
+    /** Set once an api node saw Kafka acknowledge the run's command: only then may a sweeper produce it again. */
+    public static final String SENT = "sent";
     /** Ownership (see {@link RunOwnership}): the epoch of the latest claim, its worker and lease deadline (ms). */
     public static final String EPOCH = "epoch";
     public static final String OWNER = "owner";
@@ -133,6 +135,15 @@ public final class RunStore {
                 h.get(ERROR_CODE),
                 h.get(ERROR_MESSAGE),
                 h.containsKey(CREATED_AT) ? Instant.parse(h.get(CREATED_AT)) : Instant.EPOCH));
+    }
+
+    /**
+     * The run's command is in Kafka (its send was acknowledged). Not waited for: should it not land (Redis
+     * down right now), a sweeper will not produce the command again should it be lost, and the run ends
+     * {@code not_started} instead — it is never produced without proof that it was accepted.
+     */
+    public void markSent(String runId) {
+        redis.async().hset(RedisKeys.run(runId), SENT, "1");
     }
 
     /**

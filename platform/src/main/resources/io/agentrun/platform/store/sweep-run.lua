@@ -9,10 +9,11 @@
 --   'gone'    the run is unknown: drop it from the index
 --   'done'    the run ended: drop it from the index
 --   'wait'    nothing to do before time_or_epoch (ms)
---   'requeue' produce the command again now (the hash's 'command'); look again at time_or_epoch
+--   'requeue' produce the command again now (the hash's 'command'); look again at time_or_epoch. Only for runs
+--             a worker claimed before, or whose command an api node saw acknowledged by Kafka ('sent')
 --   'giveup'  the sweeper claimed the run (epoch time_or_epoch, events from fence_seq + 1) to end it failed
 local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'requeue_at', 'requeues',
-  'created_ms', 'last_seq', 'command')
+  'created_ms', 'last_seq', 'command', 'sent')
 local status = h[1]
 if not status then
   return {'gone', 0, -1, ''}
@@ -46,6 +47,12 @@ if reason ~= '' then
   redis.call('HSET', KEYS[1], 'owner', ARGV[5], 'worker', ARGV[5], 'lease_until', now + tonumber(ARGV[6]),
     'status', 'running')
   return {'giveup', epoch, tonumber(h[8] or '-1'), reason}
+end
+if epoch == 0 and not h[10] then
+  -- Never claimed, and no api node confirmed that its command reached Kafka: it may be a run the node refused
+  -- without being able to record it (Redis was down). Producing it again could execute a refused run; it is
+  -- ended at the start timeout instead, unless its command arrives first.
+  return {'wait', created + tonumber(ARGV[3]) + 1, -1, ''}
 end
 local due = tonumber(h[5] or '-1')
 if due < 0 then

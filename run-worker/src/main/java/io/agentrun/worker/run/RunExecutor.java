@@ -86,8 +86,19 @@ public final class RunExecutor {
     private RunSetup setup(RunCommand command) {
         AgentDefinition agent = agents.find(command.projectId(), command.agentId())
                 .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
-        List<ChatMessage> history = command.threadId() == null ? List.of() : threads.history(command.threadId());
-        return new RunSetup(command, agent, history, contexts(command, agent));
+        return new RunSetup(command, agent, history(command), contexts(command, agent));
+    }
+
+    /**
+     * The thread's history before this run. An earlier attempt of the same run may have stored its question and
+     * answer already (its message_final was applied before it died; the relay takes them back only when this
+     * attempt's run_start is applied): the model must not see them.
+     */
+    private List<ChatMessage> history(RunCommand command) {
+        if (command.threadId() == null) {
+            return List.of();
+        }
+        return threads.history(command.threadId()).stream().filter(message -> !command.runId().equals(message.runId())).toList();
     }
 
     private RunContexts contexts(RunCommand command, AgentDefinition agent) {
