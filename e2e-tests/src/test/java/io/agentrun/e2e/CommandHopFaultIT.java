@@ -49,6 +49,8 @@ class CommandHopFaultIT {
     private static final int INITIAL_RUNS = 200;
     private static final Duration FEED_EVERY = Duration.ofMillis(200);
     private static final Duration SETTLE = Duration.ofMinutes(3);
+    /** From the Kafka kill to the Redis kill. */
+    private static final Duration FAULT_SPACING = Duration.ofMillis(1500);
     private static final String WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
 
     static StackProcess stack;
@@ -97,13 +99,19 @@ class CommandHopFaultIT {
         long lastFault;
         Map<String, Long> faults = new LinkedHashMap<>();
         try {
-            // Kafka dies; the stack notices within half a second and starts it again (which takes seconds), and
-            // Redis is killed in that window, 1–2 s after Kafka, while the broker is still on its way back.
+            // Kafka dies (the stack starts it again, which takes seconds); Redis is killed 1.5 s later, while the
+            // broker is still on its way back, so the two outages overlap.
+            long kafkaPid = stack.pid("kafka");
             kafkaKilled = System.nanoTime();
             faults.put("kafka", kafkaKilled);
-            stack.kill9AndAwaitRestart("kafka");
+            stack.kill9("kafka");
+            await("Kafka to be gone for " + FAULT_SPACING).atMost(FAULT_SPACING.plusSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> !ProcessHandle.of(kafkaPid).map(ProcessHandle::isAlive).orElse(false)
+                            && System.nanoTime() - kafkaKilled >= FAULT_SPACING.toNanos());
             faults.put("redis", System.nanoTime());
             stack.kill9AndAwaitRestart("redis");
+            await("the stack to start Kafka again").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> stack.pid("kafka") != kafkaPid);
             await("both api nodes to report Kafka and Redis back (health UP)").atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                     .until(() -> nodes.stream().allMatch(CommandHopFaultIT::up));

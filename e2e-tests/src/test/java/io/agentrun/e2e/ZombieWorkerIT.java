@@ -7,6 +7,8 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.naming.Topics;
+import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
@@ -20,9 +22,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,14 +82,18 @@ class ZombieWorkerIT {
         String successor = zombie.equals("worker-1") ? "worker-2" : "worker-1";
         double fencedBefore = meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total");
 
+        String holdersBefore = commandPartitionHolders(watch.threadId);
+
         long frozen = System.nanoTime();
         stack.stop(zombie);
+        String holdersFrozen;
         long takenOver;
         try {
             await("another worker to take the run over (epoch 2, run_start attempt 2 at the client)").atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> Integer.parseInt(redis.sync().hget(run, "epoch")) >= 2 && attemptStartSeq(watch, 2) >= 0);
             takenOver = System.nanoTime();
+            holdersFrozen = commandPartitionHolders(watch.threadId);
             assertThat(redis.sync().hget(run, "owner")).as("the new owner").isEqualTo(successor);
             assertThat(watch.events.getLast().event()).as("the run is still going when the zombie wakes").isNotEqualTo("run_end");
         } finally {
@@ -139,7 +150,8 @@ class ZombieWorkerIT {
                 + (takenOver - frozen) / 1_000_000 + " |";
         ReliabilityResults.append(row);
         System.out.println("ZOMBIE WORKER zombie " + zombie + ", successor " + successor + ", takeover " + (takenOver - frozen) / 1_000_000
-                + " ms after SIGSTOP, " + late.size() + " late epoch-1 events in the topic, " + (long) fenced + " fenced; topic " + describe(written));
+                + " ms after SIGSTOP (lease 2 s; the thread's command partition: before the freeze " + holdersBefore
+                + ", at the takeover " + holdersFrozen + "), " + late.size() + " late epoch-1 events in the topic, " + (long) fenced + " fenced; topic " + describe(written));
     }
 
     /** The seq of the run_start of {@code attempt} the client has received, or -1. */
@@ -153,6 +165,29 @@ class ZombieWorkerIT {
             }
         }
         return -1;
+    }
+
+    /**
+     * Which workers' share consumers are assigned the partition of {@code agentrun.run-commands} that the thread's
+     * commands (and the sweeper's re-produced copies of them) go to: a diagnostic for the takeover time.
+     */
+    private static String commandPartitionHolders(String threadId) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
+            int partitions = admin.describeTopics(List.of(Topics.RUN_COMMANDS)).allTopicNames().get(10, TimeUnit.SECONDS)
+                    .get(Topics.RUN_COMMANDS).partitions().size();
+            int partition = RunEventLog.partitionOf(threadId, partitions);
+            List<String> holders = admin.describeShareGroups(List.of(Topics.WORKER_SHARE_GROUP)).all().get(10, TimeUnit.SECONDS)
+                    .get(Topics.WORKER_SHARE_GROUP).members().stream()
+                    .filter(m -> m.assignment().topicPartitions().stream()
+                            .anyMatch(tp -> tp.topic().equals(Topics.RUN_COMMANDS) && tp.partition() == partition))
+                    .map(ShareMemberDescription::clientId).toList();
+            return "partition " + partition + " of " + partitions + " assigned to " + holders;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return "unknown (" + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown (interrupted)";
+        }
     }
 
     private static String describe(List<RunEvent> events) {
