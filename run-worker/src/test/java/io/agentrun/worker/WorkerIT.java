@@ -57,7 +57,8 @@ class WorkerIT {
     @BeforeAll
     static void start() {
         worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
-                "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s");
+                "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
+                "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -164,6 +165,19 @@ class WorkerIT {
         var end = (EventData.RunEnd) eventsOf(command.runId()).getLast().data();
         assertThat(end.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(end.output()).startsWith("Echo #1: ").isNotEqualTo("Echo #1: " + command.input().query());
+    }
+
+    @Test
+    void aRunLongerThanItsLeaseKeepsItByRenewingAndIsNeverTakenOver() throws Exception {
+        RunCommand command = queued(Ids.newThreadId(), "/slow 600 one two three four five six seven eight"); // ~6 s, lease 2 s
+        send(command);
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(events).allSatisfy(e -> assertThat(e.epoch()).isEqualTo(1));
+        assertThat(events).filteredOn(e -> e.data() instanceof EventData.RunStart).hasSize(1);
+        assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(worker.getBean(io.agentrun.worker.lease.LeaseKeeper.class).lostCount()).isZero();
     }
 
     @Test

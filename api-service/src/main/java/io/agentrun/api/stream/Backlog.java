@@ -1,6 +1,8 @@
 package io.agentrun.api.stream;
 
 import io.agentrun.model.json.CodecException;
+import io.agentrun.model.event.EpochFence;
+import io.agentrun.model.event.EventType;
 import io.agentrun.model.json.EventHeader;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -52,13 +54,34 @@ public final class Backlog {
 
     private List<Frame> fromKafka(RunState state, long fromSeq) {
         log.info("run {}: events from {} are not in the resume buffer; reading them from Kafka", state.runId(), fromSeq);
-        List<Frame> frames = new ArrayList<>();
+        List<Logged> logged = new ArrayList<>();
         RunEventLog.From from = RunEventLog.From.offset(state.firstOffset(), state.createdAt().minus(Duration.ofMinutes(1)));
         for (String json : eventLog.read(RunStore.partitionKey(state), from, json -> belongs(json, state.runId(), fromSeq), CHUNK)) {
-            EventHeader header = codec.peekHeader(json);
-            frames.add(new Frame(header.seq(), header.type(), json));
+            logged.add(new Logged(codec.peekHeader(json), json));
+        }
+        // Only what the relay applied: not the events of an epoch a later claim fenced (a worker that lost its lease).
+        List<Frame> frames = new ArrayList<>(logged.size());
+        for (Logged event : EpochFence.applied(logged)) {
+            frames.add(new Frame(event.header.seq(), event.header.type(), event.json));
         }
         return frames;
+    }
+
+    private record Logged(EventHeader header, String json) implements EpochFence.Fenced {
+        @Override
+        public int epoch() {
+            return header.epoch();
+        }
+
+        @Override
+        public long seq() {
+            return header.seq();
+        }
+
+        @Override
+        public boolean isRunStart() {
+            return EventType.RUN_START.wireName().equals(header.type());
+        }
     }
 
     private boolean belongs(String json, String runId, long fromSeq) {

@@ -98,7 +98,7 @@ public final class JsonCodec {
     }
 
     /**
-     * Reads only {@code type}, {@code seq} and {@code run_id} of an envelope with a streaming parser,
+     * Reads only {@code type}, {@code seq}, {@code epoch} and {@code run_id} of an envelope with a streaming parser,
      * without binding the payload: what an SSE node needs to frame, order and de-duplicate an event it
      * forwards as is.
      */
@@ -106,6 +106,7 @@ public final class JsonCodec {
         String type = null;
         long seq = -1;
         String runId = null;
+        int epoch = 0;
         try (JsonParser parser = mapper.createParser(envelopeJson)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new CodecException("not an event envelope: not an object", null);
@@ -119,6 +120,8 @@ public final class JsonCodec {
                     seq = parser.getLongValue();
                 } else if ("run_id".equals(name) && value == JsonToken.VALUE_STRING) {
                     runId = parser.getString();
+                } else if ("epoch".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
+                    epoch = parser.getIntValue();
                 } else {
                     parser.skipChildren();
                 }
@@ -129,7 +132,7 @@ public final class JsonCodec {
         if (type == null || seq < 0) {
             throw new CodecException("event envelope lacks type or seq", null);
         }
-        return new EventHeader(type, seq, runId == null ? "" : runId);
+        return new EventHeader(type, seq, runId == null ? "" : runId, epoch);
     }
 
     private RunEvent toEvent(JsonNode node) {

@@ -47,6 +47,12 @@ public final class LuaScript {
         return bySha.toCompletableFuture();
     }
 
+    /** Like {@link #call}, for a script that returns an array (integers and strings). */
+    public CompletableFuture<java.util.List<Object>> callList(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
+        RedisFuture<java.util.List<Object>> bySha = redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
+        return bySha.toCompletableFuture();
+    }
+
     /**
      * One call outside a pipeline: by SHA, and on {@code NOSCRIPT} (a restarted or flushed Redis) by source.
      * Safe here because nothing is queued behind it on this caller's behalf.

@@ -1,6 +1,9 @@
 package io.agentrun.platform.replay;
 
 import io.agentrun.model.json.CodecException;
+import io.agentrun.model.event.EpochFence;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.KafkaClients;
@@ -75,7 +78,7 @@ public final class ThreadEventReader {
             consumer.assign(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
             consumer.seek(partition, startOffset(consumer, partition, query));
-            Map<String, Long> shownSeq = new HashMap<>();
+            EpochFence.Tracker shown = new EpochFence.Tracker();
             long count = 0;
             while (query.follow() ? keepGoing.getAsBoolean() : consumer.position(partition) < end) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
@@ -83,7 +86,7 @@ public final class ThreadEventReader {
                         break;
                     }
                     ReplayedEvent event = decode(record, query.threadId());
-                    if (event != null && query.admits(event) && firstTime(shownSeq, event)) {
+                    if (event != null && query.admits(event) && shown.admit(event.event().runId(), fenced(event.event()))) {
                         sink.accept(event);
                         count++;
                     }
@@ -106,14 +109,24 @@ public final class ThreadEventReader {
         }
     }
 
-    private static boolean firstTime(Map<String, Long> shownSeq, ReplayedEvent replayed) {
-        long seq = replayed.event().seq();
-        Long shown = shownSeq.get(replayed.event().runId());
-        if (shown != null && seq <= shown) {
-            return false;
-        }
-        shownSeq.put(replayed.event().runId(), seq);
-        return true;
+    /** A seq a run showed before is not shown again; nor is an event of an epoch a later claim fenced. */
+    private static EpochFence.Fenced fenced(RunEvent event) {
+        return new EpochFence.Fenced() {
+            @Override
+            public int epoch() {
+                return event.epoch();
+            }
+
+            @Override
+            public long seq() {
+                return event.seq();
+            }
+
+            @Override
+            public boolean isRunStart() {
+                return event.data() instanceof EventData.RunStart;
+            }
+        };
     }
 
     private long startOffset(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {

@@ -63,6 +63,16 @@ public final class RunOwnership {
         record Leased() implements Claim {
         }
 
+        /**
+         * This worker holds a live lease on it already: a duplicate if it executes the run, else its own earlier
+         * claim whose reply was lost (then it runs it as {@link #asWon()}).
+         */
+        record Mine(int epoch, long firstSeq) implements Claim {
+            public Won asWon() {
+                return new Won(epoch, firstSeq);
+            }
+        }
+
         /** Redis does not know the run (it lost its data); the caller may recreate the state and claim again. */
         record Unknown() implements Claim {
         }
@@ -70,14 +80,63 @@ public final class RunOwnership {
 
     /** Claims {@code runId} for {@code workerId} with a lease of {@code lease}. */
     public Claim claim(String runId, String workerId, Duration lease) {
-        List<Object> result = CLAIM.runList(redis.sync(), new String[] {RedisKeys.run(runId)},
-                workerId, Long.toString(clock.millis()), Long.toString(lease.toMillis()));
+        return claimAll(List.of(runId), workerId, lease, redis.commandTimeout()).getFirst();
+    }
+
+    /**
+     * Claims every run of {@code runIds} (one poll's commands) in one pipelined round trip, plus one for the
+     * index entries of those won.
+     *
+     * @return one claim per run id, in order
+     * @throws io.lettuce.core.RedisException when Redis could not be asked (none is known claimed then: a retry
+     *         of the same runs by the same worker wins those it had won, since a live lease of its own is refused
+     *         only to others — see claim-run.lua)
+     */
+    public List<Claim> claimAll(List<String> runIds, String workerId, Duration lease, Duration timeout) {
+        RedisAsyncCommands<String, String> async = redis.async();
+        String now = Long.toString(clock.millis());
+        long until = clock.millis() + lease.toMillis();
+        CLAIM.load(async);
+        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(runIds.size());
+        for (String runId : runIds) {
+            replies.add(CLAIM.callList(async, new String[] {RedisKeys.run(runId)}, workerId, now, Long.toString(lease.toMillis())));
+        }
+        awaitRedis(CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)), timeout);
+        List<Claim> claims = new ArrayList<>(runIds.size());
+        List<CompletableFuture<?>> indexed = new ArrayList<>();
+        for (int i = 0; i < runIds.size(); i++) {
+            Claim claim = toClaim(replies.get(i).join());
+            if (claim instanceof Claim.Won) {
+                indexed.add(async.zadd(dueIndex, (double) until, runIds.get(i)).toCompletableFuture());
+            }
+            claims.add(claim);
+        }
+        awaitRedis(CompletableFuture.allOf(indexed.toArray(CompletableFuture[]::new)), timeout);
+        return claims;
+    }
+
+    private static Claim toClaim(List<Object> result) {
         long outcome = (Long) result.get(0);
         if (outcome == 1) {
-            index(runId, clock.millis() + lease.toMillis());
             return new Claim.Won(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);
         }
+        if (outcome == 2) {
+            return new Claim.Mine(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);
+        }
         return outcome == 0 ? new Claim.Ended() : outcome == -1 ? new Claim.Leased() : new Claim.Unknown();
+    }
+
+    private static void awaitRedis(CompletableFuture<?> all, Duration timeout) {
+        try {
+            all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof io.lettuce.core.RedisException r ? r : new io.lettuce.core.RedisException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new io.lettuce.core.RedisCommandTimeoutException("Redis did not answer the claims in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.lettuce.core.RedisException("interrupted while claiming", e);
+        }
     }
 
     /** A lease this worker holds: the run and the epoch it claimed. */

@@ -4,7 +4,9 @@
 -- ARGV[1] worker id   ARGV[2] now (ms)   ARGV[3] lease (ms)
 -- Returns {outcome, epoch, fence_seq}: outcome 1 = claimed (epoch is the new epoch; events of this epoch
 -- start at fence_seq + 1), 0 = the run has ended, -1 = another worker holds a live lease, -2 = Redis does not
--- know the run (it lost the data, or the run's retention passed).
+-- know the run (it lost the data, or the run's retention passed), 2 = this worker holds a live lease on it
+-- already (its own earlier claim whose reply was lost, or a copy of the command while it runs the run: the
+-- worker tells them apart by what it executes).
 local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'last_seq')
 local status = h[1]
 if not status then
@@ -16,6 +18,9 @@ if status == 'completed' or status == 'failed' or status == 'cancelled' or statu
 end
 local now = tonumber(ARGV[2])
 if h[2] and h[2] ~= '' and tonumber(h[3] or '0') > now then
+  if h[2] == ARGV[1] then
+    return {2, epoch, tonumber(h[5] or '-1')}
+  end
   return {-1, epoch, -1}
 end
 -- The new epoch fences every event of the old one the relay has not applied yet: the old epoch's applied

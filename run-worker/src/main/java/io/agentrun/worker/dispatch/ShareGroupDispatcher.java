@@ -11,6 +11,7 @@ import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.run.WorkerSettings;
 import io.lettuce.core.RedisException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -157,12 +159,8 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
                 continue;
             }
             ConsumerRecords<String, byte[]> records = pollQuietly();
-            boolean any = false;
-            for (ConsumerRecord<String, byte[]> record : records) {
-                acknowledge(record, take(record));
-                any = true;
-            }
-            if (any) {
+            if (!records.isEmpty()) {
+                take(records);
                 consumer.commitAsync(); // send the acknowledgements now rather than with the next fetch
             }
         }
@@ -195,46 +193,77 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         }
     }
 
-    private AcknowledgeType take(ConsumerRecord<String, byte[]> record) {
-        RunCommand command;
-        try {
-            command = codec.decodeCommand(record.value());
-        } catch (CodecException e) {
-            log.error("rejecting record {}-{}: not a run command ({})", record.partition(), record.offset(), e.getMessage());
-            claims.get(ClaimOutcome.REJECTED).increment();
-            return AcknowledgeType.REJECT;
+    /** Claims the commands of one poll together (one Redis round trip), starts those won, acknowledges all. */
+    private void take(ConsumerRecords<String, byte[]> records) {
+        List<ConsumerRecord<String, byte[]>> valid = new ArrayList<>(records.count());
+        List<RunCommand> commands = new ArrayList<>(records.count());
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                commands.add(codec.decodeCommand(record.value()));
+                valid.add(record);
+            } catch (CodecException e) {
+                log.error("rejecting record {}-{}: not a run command ({})", record.partition(), record.offset(), e.getMessage());
+                claims.get(ClaimOutcome.REJECTED).increment();
+                acknowledge(record, AcknowledgeType.REJECT);
+            }
         }
-        RunOwnership.Claim claim = claimWithRetry(command);
-        if (claim == null) {
-            claims.get(ClaimOutcome.RELEASED).increment();
-            return AcknowledgeType.RELEASE;
+        if (valid.isEmpty()) {
+            return;
         }
-        if (claim instanceof RunOwnership.Claim.Won won) {
-            slots.start(command, won, Tracing.extract(record.headers()));
-            claims.get(ClaimOutcome.STARTED).increment();
-        } else {
-            log.debug("run {}: {} — a duplicate command, not run", command.runId(), claim.getClass().getSimpleName());
-            claims.get(ClaimOutcome.DUPLICATE).increment();
+        List<RunOwnership.Claim> won = claimWithRetry(commands);
+        for (int i = 0; i < valid.size(); i++) {
+            ConsumerRecord<String, byte[]> record = valid.get(i);
+            if (won == null) {
+                claims.get(ClaimOutcome.RELEASED).increment();
+                acknowledge(record, AcknowledgeType.RELEASE);
+            } else {
+                start(commands.get(i), won.get(i), record);
+                acknowledge(record, AcknowledgeType.ACCEPT);
+            }
         }
-        return AcknowledgeType.ACCEPT;
     }
 
-    /** @return the claim, or null when Redis stayed unreachable for {@code claim-retry} (the record goes back) */
-    private RunOwnership.Claim claimWithRetry(RunCommand command) {
+    private void start(RunCommand command, RunOwnership.Claim claim, ConsumerRecord<String, byte[]> record) {
+        RunOwnership.Claim.Won won = switch (claim) {
+            case RunOwnership.Claim.Won w -> w;
+            // Our own claim whose reply was lost (a retried batch) — unless we are executing the run right now.
+            case RunOwnership.Claim.Mine mine when !slots.executes(command.runId()) -> mine.asWon();
+            case RunOwnership.Claim.Unknown unknown -> adoptLost(command);
+            default -> null;
+        };
+        if (won == null) {
+            log.debug("run {}: {} — a duplicate command, not run", command.runId(), claim.getClass().getSimpleName());
+            claims.get(ClaimOutcome.DUPLICATE).increment();
+            return;
+        }
+        slots.start(command, won, Tracing.extract(record.headers()));
+        claims.get(ClaimOutcome.STARTED).increment();
+    }
+
+    /** Redis does not know the run (lost state): record it again, and claim it. */
+    private RunOwnership.Claim.@Nullable Won adoptLost(RunCommand command) {
+        log.warn("run {}: Redis does not know it (lost state?); recording it again and running it", command.runId());
+        try {
+            runs.recreate(command);
+            return ownership.claim(command.runId(), settings.id(), settings.leaseDuration()) instanceof RunOwnership.Claim.Won w ? w : null;
+        } catch (RedisException e) {
+            log.error("run {}: could not record it again ({}); its command is produced again by a sweeper if it was accepted",
+                    command.runId(), e.getMessage());
+            return null;
+        }
+    }
+
+    /** @return the claims, or null when Redis stayed unreachable for {@code claim-retry} (the records go back) */
+    private @Nullable List<RunOwnership.Claim> claimWithRetry(List<RunCommand> commands) {
+        List<String> runIds = commands.stream().map(RunCommand::runId).toList();
         long deadline = System.nanoTime() + settings.claimRetry().toNanos();
         long backoffMs = 50;
         while (true) {
             try {
-                RunOwnership.Claim claim = ownership.claim(command.runId(), settings.id(), settings.leaseDuration());
-                if (claim instanceof RunOwnership.Claim.Unknown) {
-                    log.warn("run {}: Redis does not know it (lost state?); recording it again and running it", command.runId());
-                    runs.recreate(command);
-                    claim = ownership.claim(command.runId(), settings.id(), settings.leaseDuration());
-                }
-                return claim;
+                return ownership.claimAll(runIds, settings.id(), settings.leaseDuration(), settings.leaseRenewInterval());
             } catch (RedisException e) {
                 if (stopping || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-                    log.error("run {}: could not claim it ({}); handing the command back", command.runId(), e.getMessage());
+                    log.error("could not claim {} runs ({}); handing their commands back", runIds.size(), e.getMessage());
                     return null;
                 }
                 pause(backoffMs);

@@ -94,6 +94,11 @@ public final class RunSlots {
         }
     }
 
+    /** Whether {@code runId} executes here now. */
+    public boolean executes(String runId) {
+        return running.containsKey(runId);
+    }
+
     public int executing() {
         return running.size();
     }
