@@ -187,9 +187,10 @@ class CommandHopFaultIT {
 
         // Refused with a run id: never executed.
         int refusedWithId = 0;
-        Map<Integer, Integer> refusalStatuses = new TreeMap<>();
+        Map<String, Integer> refusalStatuses = new TreeMap<>();
         for (ResumingRun run : refused) {
-            refusalStatuses.merge(run.status, 1, Integer::sum);
+            java.util.regex.Matcher code = java.util.regex.Pattern.compile("\"code\":\"([^\"]+)\"").matcher(String.valueOf(run.refusal));
+            refusalStatuses.merge(run.status + " " + (code.find() ? code.group(1) : "?") + (run.runId == null ? "" : " +x-run-id"), 1, Integer::sum);
             if (run.runId == null) {
                 continue;
             }
