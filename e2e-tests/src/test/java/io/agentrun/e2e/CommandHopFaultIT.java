@@ -215,7 +215,7 @@ class CommandHopFaultIT {
                 .mapToLong(r -> r.runEndNanos).min().stream().map(t -> (t - kafkaKilled) / 1_000_000).findFirst().orElse(-1);
         long lastRunEnd = accepted.stream().filter(ResumingRun::hasRunEnd).mapToLong(r -> r.runEndNanos).max().orElse(lastFault);
         long drainMs = (Math.max(lastRunEnd, lastFault) - lastFault) / 1_000_000;
-        String summary = String.format("COMMAND HOP FAULTS runs %d: accepted %d (completed %d, attempts>1 %d, end statuses %s), "
+        String summary = String.format("COMMAND HOP FAULTS runs %d: accepted %d (clean transcripts %d, attempts>1 %d, run_end statuses %s), "
                         + "refused %d (with x-run-id %d, statuses %s), unanswered %d %s; events lost %d, duplicated %d; "
                         + "faults at +ms %s; recovery (Kafka killed → first run_end of a run posted after it) %d ms; "
                         + "last fault → last run_end %d ms; fault phase %d ms; clients settled %d ms after the feed stopped",
