@@ -11,11 +11,7 @@ import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +38,9 @@ class FaultInjectionIT {
     private static final JsonCodec CODEC = new JsonCodec();
     private static final Duration RUN_LIMIT = Duration.ofSeconds(120);
     private static final String SLOW = "/slow 400 the quick brown fox jumps over the lazy dog and keeps on running far away";
-    private static final Path RESULTS = Path.of("target", "reliability-results.md");
 
     static StackProcess stack;
     static RedisConnections redis;
-    static final List<String> results = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
     static void start() {
@@ -55,12 +49,9 @@ class FaultInjectionIT {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stop() {
         redis.close();
         stack.close();
-        Files.createDirectories(RESULTS.getParent());
-        Files.writeString(RESULTS, "| fault | runs | events lost | events duplicated | recovery (ms) |\n|---|---|---|---|---|\n"
-                + String.join("\n", results) + "\n", StandardCharsets.UTF_8);
     }
 
     /**
@@ -215,8 +206,6 @@ class FaultInjectionIT {
     }
 
     private static void record(String fault, ClientView view, long recoveryMs) {
-        String row = "| " + fault + " | 1 | " + view.lost() + " | " + view.duplicates() + " | " + recoveryMs + " |";
-        System.out.println("RELIABILITY " + row);
-        results.add(row);
+        ReliabilityResults.append("| " + fault + " | 1 | " + view.lost() + " | " + view.duplicates() + " | " + recoveryMs + " |");
     }
 }

@@ -98,6 +98,68 @@ final class StackProcess implements AutoCloseable {
         ProcessHandle.of(pid(name)).ifPresent(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * SIGSTOP, as {@code kill -STOP $(cat .agentrun/<name>.pid)}: the process freezes with its sockets open (a
+     * long GC pause, a hung VM); the stack does not notice, since the process is still alive. Undo with
+     * {@link #resume}.
+     */
+    void stop(String name) {
+        signal("STOP", pid(name));
+    }
+
+    /** SIGCONT: a process frozen by {@link #stop} goes on where it was. */
+    void resume(String name) {
+        signal("CONT", pid(name));
+    }
+
+    /**
+     * The HTTP port of a worker or relay (they serve only health and metrics there): the local stack gives
+     * each its own free port in {@code PORT} of its environment, kept across restarts, and records it nowhere
+     * else; Linux shows a process's environment in {@code /proc/<pid>/environ}.
+     */
+    int managementPort(String name) {
+        try {
+            String environ = Files.readString(Path.of("/proc", Long.toString(pid(name)), "environ"), StandardCharsets.UTF_8);
+            for (String entry : environ.split("\u0000")) {
+                if (entry.startsWith("PORT=")) {
+                    return Integer.parseInt(entry.substring("PORT=".length()));
+                }
+            }
+            throw new IllegalStateException(name + " has no PORT in its environment");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the environment of " + name, e);
+        }
+    }
+
+    URI management(String name) {
+        return URI.create("http://localhost:" + managementPort(name));
+    }
+
+    /** The last lines of one part's log ({@code logs/<name>.log}), for a failure message. */
+    String logTail(String name, int lines) {
+        try {
+            List<String> all = Files.readAllLines(state.resolve("logs").resolve(name + ".log"), StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(no log of " + name + ": " + e.getMessage() + ")";
+        }
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed: " + output.strip());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private void awaitReady() {
         Deadline.await("the local stack to be ready", Duration.ofMinutes(4), Duration.ofMillis(250), process::requireAlive, () -> {
             try {

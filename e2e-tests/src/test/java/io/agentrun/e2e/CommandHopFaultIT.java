@@ -1,0 +1,338 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command hop under compound faults, with real processes: a 2 api × 2 worker × 2 relay local stack runs
+ * 200 concurrent streaming runs (spread over both api nodes) while Kafka is killed (SIGKILL), Redis is killed
+ * while Kafka is still coming back, and then — once both are back — a worker and a relay are killed. New runs
+ * keep being started all through the faults, so some requests hit the outage and are refused.
+ *
+ * <p>The promises checked (docs/reliability.md): a run whose request was answered with a stream reaches
+ * {@code run_end} exactly once, and the client, joining again with {@code Last-Event-ID} whenever its
+ * connection ends early, sees events 0..n exactly once and the undisturbed answer (a {@code run_start} with
+ * {@code attempt} ≥ 2 restarts the answer); a run whose request was refused with an {@code x-run-id} never
+ * executes (no event in the topic, its state a {@code not_queued} tombstone or absent); and once everything
+ * settled no run is left {@code queued} or {@code running}.
+ */
+class CommandHopFaultIT {
+
+    private static final int INITIAL_RUNS = 200;
+    private static final Duration FEED_EVERY = Duration.ofMillis(200);
+    private static final Duration SETTLE = Duration.ofMinutes(3);
+    /** From the Kafka kill to the Redis kill. */
+    private static final Duration FAULT_SPACING = Duration.ofMillis(1500);
+    private static final String WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
+
+    static StackProcess stack;
+    static RedisConnections redis;
+    static List<ApiClient> nodes;
+
+    @BeforeAll
+    static void start() {
+        stack = StackProcess.start(2, 2, 2, Map.of());
+        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
+        nodes = List.of(stack.client(0), stack.client(1));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (redis != null) {
+            redis.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static String query(int index) {
+        return "/slow 300 " + WORDS + " n" + index;
+    }
+
+    @Test
+    void acceptedRunsEndOnceRefusedRunsNeverExecuteAndNothingIsLeftRunning() {
+        List<ResumingRun> runs = new CopyOnWriteArrayList<>();
+        AtomicInteger started = new AtomicInteger();
+        Runnable startOne = () -> {
+            int i = started.getAndIncrement();
+            runs.add(ResumingRun.start(nodes, i, i % 2, query(i), SETTLE));
+        };
+        for (int i = 0; i < INITIAL_RUNS; i++) {
+            startOne.run();
+        }
+        // Mid-flight before the first fault: most of the first runs are accepted and streaming.
+        await("the first runs to stream").atMost(Duration.ofSeconds(90)).until(() ->
+                runs.stream().filter(r -> r.events.size() >= 3).count() >= INITIAL_RUNS / 2);
+
+        ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
+        feeder.scheduleAtFixedRate(startOne, 0, FEED_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        long kafkaKilled;
+        long lastFault;
+        Map<String, Long> faults = new LinkedHashMap<>();
+        try {
+            // Kafka dies (the stack starts it again, which takes seconds); Redis is killed 1.5 s later, while the
+            // broker is still on its way back, so the two outages overlap.
+            long kafkaPid = stack.pid("kafka");
+            kafkaKilled = System.nanoTime();
+            faults.put("kafka", kafkaKilled);
+            stack.kill9("kafka");
+            await("Kafka to be gone for " + FAULT_SPACING).atMost(FAULT_SPACING.plusSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> !ProcessHandle.of(kafkaPid).map(ProcessHandle::isAlive).orElse(false)
+                            && System.nanoTime() - kafkaKilled >= FAULT_SPACING.toNanos());
+            faults.put("redis", System.nanoTime());
+            stack.kill9AndAwaitRestart("redis");
+            await("the stack to start Kafka again").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> stack.pid("kafka") != kafkaPid);
+            await("both api nodes to report Kafka and Redis back (health UP)").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> nodes.stream().allMatch(CommandHopFaultIT::up));
+            faults.put("back", System.nanoTime());
+
+            String worker = workerOfARunningRun(runs);
+            faults.put(worker, System.nanoTime());
+            stack.kill9AndAwaitRestart(worker);
+            faults.put("relay-1", System.nanoTime());
+            stack.kill9AndAwaitRestart("relay-1");
+            lastFault = faults.get("relay-1");
+        } finally {
+            feeder.shutdownNow();
+        }
+        long feedStopped = System.nanoTime();
+
+        // Every client is done: run_end received, or refused, or unanswered.
+        List<String> problems = new ArrayList<>();
+        try {
+            await("every accepted run to reach run_end at its client").atMost(SETTLE).pollInterval(Duration.ofMillis(500))
+                    .until(() -> runs.stream().allMatch(r -> r.done.isDone()));
+        } catch (ConditionTimeoutException e) {
+            List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
+            problems.add(stuck.size() + " clients still without run_end after " + SETTLE + ":");
+            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + state(r.runId)));
+            stuck.forEach(ResumingRun::abandon);
+        }
+        long settledAt = System.nanoTime();
+
+        // Nothing left queued or running in Redis.
+        Map<String, Map<String, String>> unsettled = Map.of();
+        try {
+            await("no run to be left queued or running in Redis").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions().until(() -> unsettledRuns().isEmpty());
+        } catch (ConditionTimeoutException e) {
+            unsettled = unsettledRuns();
+            problems.add(unsettled.size() + " runs left queued or running in Redis after " + SETTLE + ":");
+            unsettled.entrySet().stream().limit(20).forEach(s -> problems.add("  " + s.getKey() + " " + s.getValue()
+                    + " client " + runs.stream().filter(r -> s.getKey().equals(r.runId)).findFirst().map(Object::toString).orElse("none")));
+        }
+
+        Map<String, List<RunEvent>> topic = EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(60));
+
+        // Accepted: run_end exactly once, events 0..n exactly once, the undisturbed answer.
+        List<ResumingRun> accepted = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.ACCEPTED).toList();
+        List<ResumingRun> refused = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.REFUSED).toList();
+        List<ResumingRun> unanswered = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.UNANSWERED).toList();
+        long lost = 0;
+        long duplicated = 0;
+        int completed = 0;
+        int retried = 0;
+        Map<String, Integer> endStatuses = new TreeMap<>();
+        for (ResumingRun run : accepted) {
+            ClientView view = run.view();
+            lost += Math.max(0, view.lost());
+            duplicated += view.duplicates();
+            String failure = transcriptProblem(run, view);
+            List<RunEvent> events = view.events();
+            if (!events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd end) {
+                endStatuses.merge(end.status().wireName(), 1, Integer::sum);
+                if (failure == null) {
+                    completed++;
+                }
+            }
+            if (view.attempts() > 1 || lastAttempt(view) > 1) {
+                retried++;
+            }
+            if (failure != null) {
+                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + types(view)
+                        + " state " + state(run.runId));
+            }
+        }
+
+        // Refused with a run id: never executed.
+        int refusedWithId = 0;
+        Map<String, Integer> refusalStatuses = new TreeMap<>();
+        for (ResumingRun run : refused) {
+            java.util.regex.Matcher code = java.util.regex.Pattern.compile("\"code\":\"([^\"]+)\"").matcher(String.valueOf(run.refusal));
+            refusalStatuses.merge(run.status + " " + (code.find() ? code.group(1) : "?") + (run.runId == null ? "" : " +x-run-id"), 1, Integer::sum);
+            if (run.runId == null) {
+                continue;
+            }
+            refusedWithId++;
+            Map<String, String> state = redis.sync().hgetall(RedisKeys.run(run.runId));
+            List<RunEvent> written = topic.getOrDefault(run.runId, List.of());
+            boolean tombstone = state.isEmpty() || ("failed".equals(state.get("status")) && "not_queued".equals(state.get("error_code")));
+            if (!written.isEmpty() || !tombstone) {
+                problems.add("refused run " + run.runId + " (HTTP " + run.status + ") executed or is not a tombstone: "
+                        + written.size() + " events in the topic " + written.stream().map(e -> e.type().wireName()).toList()
+                        + ", state " + withoutCommand(state) + "; " + run);
+            }
+        }
+
+        // Runs whose request got no answer: neither promise applies; say what became of them.
+        Map<String, Integer> unansweredFates = new TreeMap<>();
+        for (ResumingRun run : unanswered) {
+            unansweredFates.merge(run.refusal == null ? "?" : run.refusal.replaceAll(":.*", ""), 1, Integer::sum);
+        }
+
+        long recoveryMs = accepted.stream().filter(r -> r.postedNanos > kafkaKilled && r.hasRunEnd())
+                .mapToLong(r -> r.runEndNanos).min().stream().map(t -> (t - kafkaKilled) / 1_000_000).findFirst().orElse(-1);
+        long lastRunEnd = accepted.stream().filter(ResumingRun::hasRunEnd).mapToLong(r -> r.runEndNanos).max().orElse(lastFault);
+        long drainMs = (Math.max(lastRunEnd, lastFault) - lastFault) / 1_000_000;
+        String summary = String.format("COMMAND HOP FAULTS runs %d: accepted %d (clean transcripts %d, attempts>1 %d, run_end statuses %s), "
+                        + "refused %d (with x-run-id %d, statuses %s), unanswered %d %s; events lost %d, duplicated %d; "
+                        + "faults at +ms %s; recovery (Kafka killed → first run_end of a run posted after it) %d ms; "
+                        + "last fault → last run_end %d ms; fault phase %d ms; clients settled %d ms after the feed stopped",
+                runs.size(), accepted.size(), completed, retried, endStatuses, refused.size(), refusedWithId, refusalStatuses,
+                unanswered.size(), unansweredFates, lost, duplicated,
+                faults.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, f -> (f.getValue() - kafkaKilled) / 1_000_000,
+                        (a, b) -> a, LinkedHashMap::new)),
+                recoveryMs, drainMs, (lastFault - kafkaKilled) / 1_000_000, (settledAt - feedStopped) / 1_000_000);
+        System.out.println(summary);
+        ReliabilityResults.append("| Kafka killed, Redis killed while it restarts, then a worker and a relay, under "
+                + INITIAL_RUNS + "+ concurrent runs (" + accepted.size() + " accepted, " + refused.size() + " refused, "
+                + unanswered.size() + " unanswered, " + retried + " with attempts > 1; recovery = Kafka kill → first run_end "
+                + "of a run posted after it) | " + accepted.size() + " | " + lost + " | " + duplicated + " | " + recoveryMs + " |");
+
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> System.out.println("COMMAND HOP FAULTS PROBLEM " + p));
+        }
+        assertThat(problems).as(summary).isEmpty();
+        assertThat(accepted).as("some runs were accepted").hasSizeGreaterThanOrEqualTo(INITIAL_RUNS / 2);
+    }
+
+    /** Null when the transcript is one undisturbed run's; else what is wrong with it. */
+    private static String transcriptProblem(ResumingRun run, ClientView view) {
+        if (!run.hasRunEnd()) {
+            return "no run_end at the client";
+        }
+        List<RunEvent> events = view.events();
+        List<String> wrong = new ArrayList<>();
+        if (view.duplicates() > 0) {
+            wrong.add(view.duplicates() + " events seen twice");
+        }
+        if (view.lost() > 0) {
+            wrong.add(view.lost() + " events missing below the last id");
+        }
+        if (events.getFirst().seq() != 0) {
+            wrong.add("first seq " + events.getFirst().seq());
+        }
+        if (!(events.getLast().data() instanceof EventData.RunEnd end)) {
+            wrong.add("last event " + events.getLast().type().wireName());
+        } else {
+            if (!"completed".equals(end.status().wireName())) {
+                wrong.add("run_end " + end.status().wireName());
+            }
+            String expected = "Echo #1: " + run.query;
+            if (!expected.equals(view.answer()) || !expected.equals(end.output())) {
+                wrong.add("answer '" + view.answer() + "', output '" + end.output() + "', expected '" + expected + "'");
+            }
+        }
+        long ends = events.stream().filter(e -> e.data() instanceof EventData.RunEnd).count();
+        if (ends != 1) {
+            wrong.add(ends + " run_end events");
+        }
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).seq() != i) {
+                wrong.add("event " + i + " has seq " + events.get(i).seq());
+                break;
+            }
+        }
+        return wrong.isEmpty() ? null : String.join(", ", wrong);
+    }
+
+    private static int lastAttempt(ClientView view) {
+        return view.events().stream().map(RunEvent::data).filter(d -> d instanceof EventData.RunStart)
+                .map(d -> ((EventData.RunStart) d).attempt()).reduce((a, b) -> b).orElse(0);
+    }
+
+    private static String types(ClientView view) {
+        return view.events().stream().map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList().toString();
+    }
+
+    private static boolean up(ApiClient node) {
+        HttpResponse<String> health = node.get("/actuator/health");
+        return health.statusCode() == 200 && health.body().contains("\"UP\"");
+    }
+
+    /** The worker of a run that is executing now (so the kill hits work in progress); worker-1 when none is. */
+    private static String workerOfARunningRun(List<ResumingRun> runs) {
+        for (ResumingRun run : runs.reversed()) {
+            if (run.outcome == ResumingRun.Outcome.ACCEPTED && !run.hasRunEnd() && run.runId != null) {
+                Map<String, String> state = redis.sync().hgetall(RedisKeys.run(run.runId));
+                String worker = state.get("owner");
+                if ("running".equals(state.get("status")) && worker != null && worker.startsWith("worker-")) {
+                    return worker;
+                }
+            }
+        }
+        return "worker-1";
+    }
+
+    /** Every run hash in the stack's Redis whose status is queued or running (run id → hash without the command). */
+    private static Map<String, Map<String, String>> unsettledRuns() {
+        Map<String, Map<String, String>> found = new TreeMap<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<String> page = redis.sync().scan(cursor, ScanArgs.Builder.matches("ar:run:{*").limit(1000));
+            for (String key : page.getKeys()) {
+                if (!key.endsWith("}")) {
+                    continue; // the run's resume buffer, not its hash
+                }
+                Map<String, String> state = redis.sync().hgetall(key);
+                String status = state.get("status");
+                if (Set.of("queued", "running").contains(String.valueOf(status))) {
+                    found.put(key.substring("ar:run:{".length(), key.length() - 1), withoutCommand(state));
+                }
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return found;
+    }
+
+    private static Map<String, String> state(String runId) {
+        return runId == null ? Map.of() : withoutCommand(redis.sync().hgetall(RedisKeys.run(runId)));
+    }
+
+    private static Map<String, String> withoutCommand(Map<String, String> state) {
+        Map<String, String> shown = new HashMap<>(state);
+        shown.remove("command");
+        return new TreeMap<>(shown);
+    }
+}
