@@ -5,34 +5,29 @@ import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.run.WorkerSettings;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Renews the leases of every run executing here, in one pipelined round trip per {@code lease-renew-interval}.
  * A lease Redis reports lost (another worker took the run over after this one stalled past its lease) stops
  * its run here at once. While Redis is unreachable nothing is known lost: nobody can take a run over then.
  */
-public final class LeaseKeeper implements SmartLifecycle {
+public final class LeaseKeeper extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
     private final RunOwnership ownership;
     private final RunSlots slots;
     private final WorkerSettings settings;
-    private final ScheduledExecutorService timer;
     private final LongAdder lost = new LongAdder();
-    private volatile ScheduledFuture<?> task;
 
     public LeaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings, ScheduledExecutorService timer) {
+        super(timer, settings.leaseRenewInterval());
         this.ownership = ownership;
         this.slots = slots;
         this.settings = settings;
-        this.timer = timer;
     }
 
     /** Leases this worker found lost (its runs were stopped here). */
@@ -40,7 +35,8 @@ public final class LeaseKeeper implements SmartLifecycle {
         return lost.sum();
     }
 
-    void renewOnce() {
+    @Override
+    void runOnce() {
         try {
             List<RunOwnership.Lease> gone = ownership.renew(slots.leases(), settings.id(), settings.leaseDuration(),
                     settings.leaseRenewInterval());
@@ -53,26 +49,6 @@ public final class LeaseKeeper implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("could not renew leases: {}", e.getMessage());
         }
-    }
-
-    @Override
-    public void start() {
-        long every = settings.leaseRenewInterval().toMillis();
-        task = timer.scheduleWithFixedDelay(this::renewOnce, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> running = task;
-        if (running != null) {
-            running.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
     }
 
     @Override

@@ -12,14 +12,10 @@ import io.agentrun.worker.run.WorkerSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Looks at the runs the due index names, every {@code sweep-interval} (with jitter), in every worker; any
@@ -29,7 +25,7 @@ import org.springframework.context.SmartLifecycle;
  * {@code max-attempts} times without ending, or not claimed within {@code start-timeout}) is ended failed by
  * the sweeper itself, in an epoch of its own.
  */
-public final class RunSweeper implements SmartLifecycle {
+public final class RunSweeper extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(RunSweeper.class);
     private static final int BATCH = 200;
@@ -40,20 +36,18 @@ public final class RunSweeper implements SmartLifecycle {
     private final JsonCodec codec;
     private final WorkerSettings settings;
     private final RunOwnership.SweepPolicy policy;
-    private final ScheduledExecutorService timer;
     private final LongAdder requeued = new LongAdder();
     private final LongAdder givenUp = new LongAdder();
-    private volatile ScheduledFuture<?> task;
 
     public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, RunOwnership.SweepPolicy policy, ScheduledExecutorService timer) {
+        super(timer, settings.sweepInterval());
         this.ownership = ownership;
         this.requeuer = requeuer;
         this.slots = slots;
         this.codec = codec;
         this.settings = settings;
         this.policy = policy;
-        this.timer = timer;
     }
 
     /** Commands this worker's sweeper produced again (lapsed leases, handed-back and unclaimed runs). */
@@ -66,7 +60,8 @@ public final class RunSweeper implements SmartLifecycle {
         return givenUp.sum();
     }
 
-    void sweepOnce() {
+    @Override
+    void runOnce() {
         try {
             List<String> due = ownership.due(BATCH);
             for (String runId : due) {
@@ -120,24 +115,4 @@ public final class RunSweeper implements SmartLifecycle {
         }
     }
 
-    @Override
-    public void start() {
-        long every = settings.sweepInterval().toMillis();
-        long first = ThreadLocalRandom.current().nextLong(every) + 1; // workers started together do not sweep in step
-        task = timer.scheduleWithFixedDelay(this::sweepOnce, first, every, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> running = task;
-        if (running != null) {
-            running.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
-    }
 }
