@@ -1,17 +1,12 @@
 package io.agentrun.worker.dispatch;
 
-import io.agentrun.model.command.RunCommand;
-import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.run.WorkerSettings;
-import io.lettuce.core.RedisException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +19,6 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -36,15 +30,9 @@ import org.springframework.context.SmartLifecycle;
  * claim's lease ({@link RunOwnership}).
  *
  * <p>It polls only when a whole poll's worth of runs fits ({@code max-poll-records}, which also bounds what
- * the broker acquires for this worker per fetch), so it never takes more than it can start. Each record:
- * <ul>
- *   <li>claimed → started on a virtual thread, {@code ACCEPT};</li>
- *   <li>ended, or leased by a live worker → a duplicate, {@code ACCEPT} without running;</li>
- *   <li>Redis unreachable → claim retried with back-off for {@code claim-retry} (well inside the broker's 30 s
- *       acquisition lock), then {@code RELEASE};</li>
- *   <li>not a run command → {@code REJECT} (it would fail everywhere).</li>
- * </ul>
- * Only this class's loop thread touches the (not thread-safe) consumer.
+ * the broker acquires for this worker per fetch), so it never takes more than it can start; what each record's
+ * acknowledgement is, {@link CommandIntake} decides. Only this class's loop thread touches the (not
+ * thread-safe) consumer.
  */
 public final class ShareGroupDispatcher implements SmartLifecycle {
 
@@ -52,13 +40,10 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     private static final Duration ROOM_CHECK = Duration.ofMillis(200);
 
     private final KafkaClients clients;
-    private final JsonCodec codec;
-    private final RunOwnership ownership;
-    private final RunStore runs;
+    private final CommandIntake intake;
     private final RunSlots slots;
     private final WorkerSettings settings;
     private final Map<AcknowledgeType, LongAdder> acknowledged = new EnumMap<>(AcknowledgeType.class);
-    private final Map<ClaimOutcome, LongAdder> claims = new EnumMap<>(ClaimOutcome.class);
 
     private volatile boolean stopping;
     private volatile boolean stopped = true;
@@ -71,16 +56,11 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     public ShareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunOwnership ownership, RunStore runs, RunSlots slots,
             WorkerSettings settings) {
         this.clients = clients;
-        this.codec = codec;
-        this.ownership = ownership;
-        this.runs = runs;
+        this.intake = new CommandIntake(codec, ownership, runs, slots, settings);
         this.slots = slots;
         this.settings = settings;
         for (AcknowledgeType type : AcknowledgeType.values()) {
             acknowledged.put(type, new LongAdder());
-        }
-        for (ClaimOutcome outcome : ClaimOutcome.values()) {
-            claims.put(outcome, new LongAdder());
         }
     }
 
@@ -115,7 +95,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     /** How many commands had {@code outcome} here. */
     public long claimCount(ClaimOutcome outcome) {
-        return claims.get(outcome).sum();
+        return intake.count(outcome);
     }
 
     private KafkaShareConsumer<String, byte[]> newConsumer() {
@@ -160,7 +140,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
             }
             ConsumerRecords<String, byte[]> records = pollQuietly();
             if (!records.isEmpty()) {
-                take(records);
+                intake.take(records, () -> stopping).forEach(this::acknowledge);
                 consumer.commitAsync(); // send the acknowledgements now rather than with the next fetch
             }
         }
@@ -184,99 +164,14 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         }
     }
 
-    private void acknowledge(ConsumerRecord<String, byte[]> record, AcknowledgeType type) {
+    private void acknowledge(CommandIntake.Decision decision) {
+        ConsumerRecord<String, byte[]> record = decision.record();
+        AcknowledgeType type = decision.type();
         try {
             consumer.acknowledge(record, type);
             acknowledged.get(type).increment();
         } catch (IllegalStateException e) {
             log.warn("could not acknowledge {}-{} with {}: {}", record.partition(), record.offset(), type, e.getMessage());
-        }
-    }
-
-    /** Claims the commands of one poll together (one Redis round trip), starts those won, acknowledges all. */
-    private void take(ConsumerRecords<String, byte[]> records) {
-        List<ConsumerRecord<String, byte[]>> valid = new ArrayList<>(records.count());
-        List<RunCommand> commands = new ArrayList<>(records.count());
-        for (ConsumerRecord<String, byte[]> record : records) {
-            try {
-                commands.add(codec.decodeCommand(record.value()));
-                valid.add(record);
-            } catch (CodecException e) {
-                log.error("rejecting record {}-{}: not a run command ({})", record.partition(), record.offset(), e.getMessage());
-                claims.get(ClaimOutcome.REJECTED).increment();
-                acknowledge(record, AcknowledgeType.REJECT);
-            }
-        }
-        if (valid.isEmpty()) {
-            return;
-        }
-        List<RunOwnership.Claim> won = claimWithRetry(commands);
-        for (int i = 0; i < valid.size(); i++) {
-            ConsumerRecord<String, byte[]> record = valid.get(i);
-            if (won == null) {
-                claims.get(ClaimOutcome.RELEASED).increment();
-                acknowledge(record, AcknowledgeType.RELEASE);
-            } else {
-                start(commands.get(i), won.get(i), record);
-                acknowledge(record, AcknowledgeType.ACCEPT);
-            }
-        }
-    }
-
-    private void start(RunCommand command, RunOwnership.Claim claim, ConsumerRecord<String, byte[]> record) {
-        RunOwnership.Claim.Won won = switch (claim) {
-            case RunOwnership.Claim.Won w -> w;
-            // Our own claim whose reply was lost (a retried batch) — unless we are executing the run right now.
-            case RunOwnership.Claim.Mine mine when !slots.executes(command.runId()) -> mine.asWon();
-            case RunOwnership.Claim.Unknown unknown -> adoptLost(command);
-            default -> null;
-        };
-        if (won == null) {
-            log.debug("run {}: {} — a duplicate command, not run", command.runId(), claim.getClass().getSimpleName());
-            claims.get(ClaimOutcome.DUPLICATE).increment();
-            return;
-        }
-        slots.start(command, won, Tracing.extract(record.headers()));
-        claims.get(ClaimOutcome.STARTED).increment();
-    }
-
-    /** Redis does not know the run (lost state): record it again, and claim it. */
-    private RunOwnership.Claim.@Nullable Won adoptLost(RunCommand command) {
-        log.warn("run {}: Redis does not know it (lost state?); recording it again and running it", command.runId());
-        try {
-            runs.recreate(command);
-            return ownership.claim(command.runId(), settings.id(), settings.leaseDuration()) instanceof RunOwnership.Claim.Won w ? w : null;
-        } catch (RedisException e) {
-            log.error("run {}: could not record it again ({}); its command is produced again by a sweeper if it was accepted",
-                    command.runId(), e.getMessage());
-            return null;
-        }
-    }
-
-    /** @return the claims, or null when Redis stayed unreachable for {@code claim-retry} (the records go back) */
-    private @Nullable List<RunOwnership.Claim> claimWithRetry(List<RunCommand> commands) {
-        List<String> runIds = commands.stream().map(RunCommand::runId).toList();
-        long deadline = System.nanoTime() + settings.claimRetry().toNanos();
-        long backoffMs = 50;
-        while (true) {
-            try {
-                return ownership.claimAll(runIds, settings.id(), settings.leaseDuration(), settings.leaseRenewInterval());
-            } catch (RedisException e) {
-                if (stopping || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-                    log.error("could not claim {} runs ({}); handing their commands back", runIds.size(), e.getMessage());
-                    return null;
-                }
-                pause(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 1000);
-            }
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis); // back-off while Redis is unreachable, not synchronisation
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
