@@ -181,7 +181,8 @@ class CommandHopFaultIT {
             }
             if (failure != null) {
                 problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + types(view)
-                        + " state " + state(run.runId));
+                        + " state " + state(run.runId) + " topic " + topic.getOrDefault(run.runId, List.of()).stream()
+                        .map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList());
             }
         }
 

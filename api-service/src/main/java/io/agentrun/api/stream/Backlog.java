@@ -56,7 +56,10 @@ public final class Backlog {
         log.info("run {}: events from {} are not in the resume buffer; reading them from Kafka", state.runId(), fromSeq);
         List<Logged> logged = new ArrayList<>();
         RunEventLog.From from = RunEventLog.From.offset(state.firstOffset(), state.createdAt().minus(Duration.ofMinutes(1)));
-        for (String json : eventLog.read(RunStore.partitionKey(state), from, json -> belongs(json, state.runId(), fromSeq), CHUNK)) {
+        // Only up to what the relay has applied: an event beyond it may yet be fenced (its worker lost the run
+        // while Kafka or Redis was away), and the next attempt then reuses its seq. The rest comes live.
+        for (String json : eventLog.read(RunStore.partitionKey(state), from,
+                json -> belongs(json, state.runId(), fromSeq, state.lastSeq()), CHUNK)) {
             logged.add(new Logged(codec.peekHeader(json), json));
         }
         // Only what the relay applied: not the events of an epoch a later claim fenced (a worker that lost its lease).
@@ -84,10 +87,10 @@ public final class Backlog {
         }
     }
 
-    private boolean belongs(String json, String runId, long fromSeq) {
+    private boolean belongs(String json, String runId, long fromSeq, long lastApplied) {
         try {
             EventHeader header = codec.peekHeader(json);
-            return header.runId().equals(runId) && header.seq() >= fromSeq;
+            return header.runId().equals(runId) && header.seq() >= fromSeq && header.seq() <= lastApplied;
         } catch (CodecException e) {
             return false;
         }
