@@ -43,7 +43,7 @@ public record RunEvent(
         String projectId,
         String agentId,
         Instant createdAt,
-        EventData data) {
+        EventData data) implements EpochFence.Fenced {
 
     public RunEvent {
         if (seq < 0) {
@@ -63,6 +63,11 @@ public record RunEvent(
     public RunEvent(long seq, String runId, @Nullable String threadId, String projectId, String agentId, Instant createdAt,
             EventData data) {
         this(seq, 0, runId, threadId, projectId, agentId, createdAt, data);
+    }
+
+    @Override
+    public boolean isRunStart() {
+        return data instanceof EventData.RunStart;
     }
 
     public EventType type() {

@@ -36,6 +36,25 @@ public final class RedisConnections implements AutoCloseable {
         return commandTimeout;
     }
 
+    /**
+     * Waits for pipelined commands ({@code replies}, e.g. {@code CompletableFuture.allOf} of them) as the sync API
+     * would: a Redis failure, a timeout or an interrupt becomes a {@link io.lettuce.core.RedisException}.
+     *
+     * @param what for the timeout's message: what Redis did not answer in time
+     */
+    public void await(java.util.concurrent.Future<?> replies, java.time.Duration timeout, String what) {
+        try {
+            replies.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof io.lettuce.core.RedisException r ? r : new io.lettuce.core.RedisException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new io.lettuce.core.RedisCommandTimeoutException("Redis did not answer " + what + " within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.lettuce.core.RedisException("interrupted while waiting for " + what, e);
+        }
+    }
+
     public RedisCommands<String, String> sync() {
         return shared.sync();
     }

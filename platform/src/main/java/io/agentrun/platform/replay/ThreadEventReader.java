@@ -2,8 +2,6 @@ package io.agentrun.platform.replay;
 
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.event.EpochFence;
-import io.agentrun.model.event.EventData;
-import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.KafkaClients;
@@ -15,7 +13,6 @@ import io.agentrun.platform.store.StateSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +75,7 @@ public final class ThreadEventReader {
             consumer.assign(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
             consumer.seek(partition, startOffset(consumer, partition, query));
-            EpochFence.Tracker shown = new EpochFence.Tracker();
+            EpochFence.Tracker shown = new EpochFence.Tracker(); // a seq shown before, or of a fenced epoch, is not shown
             long count = 0;
             while (query.follow() ? keepGoing.getAsBoolean() : consumer.position(partition) < end) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
@@ -86,7 +83,7 @@ public final class ThreadEventReader {
                         break;
                     }
                     ReplayedEvent event = decode(record, query.threadId());
-                    if (event != null && query.admits(event) && shown.admit(event.event().runId(), fenced(event.event()))) {
+                    if (event != null && query.admits(event) && shown.admit(event.event().runId(), event.event())) {
                         sink.accept(event);
                         count++;
                     }
@@ -107,26 +104,6 @@ public final class ThreadEventReader {
             log.warn("skipping record {}@{}: not an event ({})", record.partition(), record.offset(), e.getMessage());
             return null;
         }
-    }
-
-    /** A seq a run showed before is not shown again; nor is an event of an epoch a later claim fenced. */
-    private static EpochFence.Fenced fenced(RunEvent event) {
-        return new EpochFence.Fenced() {
-            @Override
-            public int epoch() {
-                return event.epoch();
-            }
-
-            @Override
-            public long seq() {
-                return event.seq();
-            }
-
-            @Override
-            public boolean isRunStart() {
-                return event.data() instanceof EventData.RunStart;
-            }
-        };
     }
 
     private long startOffset(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {

@@ -5,7 +5,6 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.Range;
-import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Clock;
@@ -16,9 +15,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Who executes a run, decided in Redis rather than by holding the Kafka record: a worker that takes a
@@ -101,7 +97,7 @@ public final class RunOwnership {
         for (String runId : runIds) {
             replies.add(CLAIM.callList(async, new String[] {RedisKeys.run(runId)}, workerId, now, Long.toString(lease.toMillis())));
         }
-        awaitRedis(CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)), timeout);
+        redis.await(CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)), timeout, "the claims");
         List<Claim> claims = new ArrayList<>(runIds.size());
         List<CompletableFuture<?>> indexed = new ArrayList<>();
         for (int i = 0; i < runIds.size(); i++) {
@@ -111,7 +107,7 @@ public final class RunOwnership {
             }
             claims.add(claim);
         }
-        awaitRedis(CompletableFuture.allOf(indexed.toArray(CompletableFuture[]::new)), timeout);
+        redis.await(CompletableFuture.allOf(indexed.toArray(CompletableFuture[]::new)), timeout, "the claims' index entries");
         return claims;
     }
 
@@ -126,19 +122,6 @@ public final class RunOwnership {
         return outcome == 0 ? new Claim.Ended() : outcome == -1 ? new Claim.Leased() : new Claim.Unknown();
     }
 
-    private static void awaitRedis(CompletableFuture<?> all, Duration timeout) {
-        try {
-            all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof io.lettuce.core.RedisException r ? r : new io.lettuce.core.RedisException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new io.lettuce.core.RedisCommandTimeoutException("Redis did not answer the claims in time");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.lettuce.core.RedisException("interrupted while claiming", e);
-        }
-    }
-
     /** A lease this worker holds: the run and the epoch it claimed. */
     public record Lease(String runId, int epoch) {
     }
@@ -148,7 +131,7 @@ public final class RunOwnership {
      * run in the same epoch.
      *
      * @return the leases that were lost (taken over, or the run ended elsewhere): their runs must stop here
-     * @throws IllegalStateException when Redis could not be asked (nothing is known lost then)
+     * @throws io.lettuce.core.RedisException when Redis could not be asked (nothing is known lost then)
      */
     public List<Lease> renew(Collection<Lease> leases, String workerId, Duration lease, Duration timeout) {
         if (leases.isEmpty()) {
@@ -163,7 +146,7 @@ public final class RunOwnership {
                     Integer.toString(held.epoch()), Long.toString(until)));
             async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId());
         }
-        await(CompletableFuture.allOf(renewed.toArray(CompletableFuture[]::new)), timeout);
+        redis.await(CompletableFuture.allOf(renewed.toArray(CompletableFuture[]::new)), timeout, "the lease renewals");
         List<Lease> lost = new ArrayList<>();
         int i = 0;
         for (Lease held : leases) {
@@ -283,16 +266,5 @@ public final class RunOwnership {
      * @param lease        the lease a sweeper takes to end a run
      */
     public record SweepPolicy(Duration claimTimeout, Duration startTimeout, int maxAttempts, Duration lease) {
-    }
-
-    private static void await(CompletableFuture<?> all, Duration timeout) {
-        try {
-            all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Redis did not answer the lease renewals: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while renewing leases", e);
-        }
     }
 }

@@ -42,10 +42,6 @@ public final class RunStore {
     public static final String CREATED_MS = "created_ms";
     /** Set once an api node saw Kafka acknowledge the run's command: only then may a sweeper produce it again. */
     public static final String SENT = "sent";
-    /** Ownership (see {@link RunOwnership}): the epoch of the latest claim, its worker and lease deadline (ms). */
-    public static final String EPOCH = "epoch";
-    public static final String OWNER = "owner";
-    public static final String LEASE_UNTIL = "lease_until";
 
     private final RedisConnections redis;
     private final StateSettings settings;
@@ -97,20 +93,7 @@ public final class RunStore {
         var async = redis.async();
         async.zadd(dueIndex, (double) command.createdAt().plus(settings.claimTimeout()).toEpochMilli(), command.runId());
         async.hset(key, fields);
-        awaitReply(async.pexpire(key, settings.runRetention().toMillis()));
-    }
-
-    private void awaitReply(io.lettuce.core.RedisFuture<?> last) {
-        try {
-            last.get(redis.commandTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new io.lettuce.core.RedisException(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new io.lettuce.core.RedisCommandTimeoutException("Redis did not record the run in time");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.lettuce.core.RedisException("interrupted", e);
-        }
+        redis.await(async.pexpire(key, settings.runRetention().toMillis()), redis.commandTimeout(), "the run's record");
     }
 
     public Optional<RunState> find(String runId) {
