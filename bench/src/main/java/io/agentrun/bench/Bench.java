@@ -76,6 +76,7 @@ public final class Bench {
         if (redis != null) {
             registerAgents(redis);
         }
+        warmJvms(apis, key, kafka, redis);
         List<Phase> phases = new ArrayList<>();
         for (int concurrency : options.concurrency()) {
             for (String kind : options.kinds()) {
@@ -106,6 +107,30 @@ public final class Bench {
             System.out.println("profiles: " + jfrDir + "  (jfr print --events jdk.ExecutionSample FILE | jfr summary FILE)");
         }
         System.out.println(report.summary());
+    }
+
+    /**
+     * Drives every mode without pauses for {@code --jit-warmup}, split between them, at the first concurrency
+     * point (at most 200 streams), so the phases measure compiled code. Measured cold, the pipeline spent more
+     * CPU in its JVMs' compiler threads than on events (a third to a half of its CPU in the first minutes).
+     */
+    private void warmJvms(List<URI> apis, @Nullable String key, @Nullable String kafka, @Nullable String redis) throws Exception {
+        if (options.jitWarmup().isZero()) {
+            return;
+        }
+        int concurrency = Math.min(200, options.concurrency().get(0));
+        List<String> modes = options.modes().stream().filter(m -> !m.equals("share-raw")).toList();
+        say("warming the JVMs: " + options.jitWarmup().toSeconds() + " s of load over " + String.join(", ", modes));
+        for (String mode : modes) {
+            Transport transport = transport(mode, 0, apis, key, kafka, redis);
+            if (transport != null) {
+                try (transport) {
+                    Duration share = options.jitWarmup().dividedBy(modes.size());
+                    Load.drive(transport, concurrency, mode.equals("pipeline") ? share.multipliedBy(2) : share.dividedBy(2),
+                            Duration.ofMillis(Math.min(2_000, concurrency * 2L)));
+                }
+            }
+        }
     }
 
     private Phase measure(Transport transport, String kind, int concurrency, long delay) throws Exception {

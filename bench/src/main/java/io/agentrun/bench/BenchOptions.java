@@ -15,17 +15,22 @@ import org.jspecify.annotations.Nullable;
  * @param kinds        {@code throughput} (no pause between deltas) and/or {@code latency} (paced deltas)
  * @param delayMs      pause before each delta in latency phases, like a model's pace
  * @param targets      api nodes of a running stack; empty = start a local stack
+ * @param jitWarmup    load before the first phase, so every JVM (the stack's and the bench's own) has compiled its
+ *                     hot code: services run warm in production, and a cold JIT costs the pipeline's five JVMs
+ *                     far more than the one-class baselines
  */
-record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration duration, Duration warmup, List<String> modes,
+record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration duration, Duration warmup, Duration jitWarmup, List<String> modes,
         List<String> kinds, int words, int wordsPerDelta, long delayMs, int apis, int workers, int relays, boolean jfr,
         List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label) {
 
     static final String USAGE = """
             usage: ./agentrun bench [--quick | --sweep] [options]
-              --quick                    one point, 50 streams, 5 s phases (under 3 minutes with the stack start)
+              --quick                    one point, 50 streams, 5 s phases (about 3 minutes with the stack start and JIT warm-up)
               --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
               --concurrency N[,M…]       concurrent streams (default 100)
               --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
+              --jit-warmup 60s           load on every mode before the first phase, until the JVMs have compiled
+                                         their hot code (0s: measure cold JVMs)
               --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
                                          share-raw: the command hop alone (a share consumer accepting each command
                                          on pick-up; -Dbench.share-hold=true holds it with RENEW for the run's
@@ -44,6 +49,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         List<Integer> concurrency = List.of(100);
         Duration duration = Duration.ofSeconds(10);
         Duration warmup = Duration.ofSeconds(3);
+        Duration jitWarmup = Duration.ofSeconds(60);
         List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw");
         List<String> kinds = List.of("throughput", "latency");
         int words = 20;
@@ -83,6 +89,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
                 case "--concurrency" -> concurrency = Arrays.stream(need(args[i], value).split(",")).map(v -> positive("--concurrency", v)).toList();
                 case "--duration" -> duration = seconds(args[i], value);
                 case "--warmup" -> warmup = seconds(args[i], value);
+                case "--jit-warmup" -> jitWarmup = seconds(args[i], value);
                 case "--modes" -> modes = List.of(need(args[i], value).split(","));
                 case "--kinds" -> kinds = List.of(need(args[i], value).split(","));
                 case "--words" -> words = positive(args[i], value);
@@ -110,7 +117,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
             throw new IllegalArgumentException("unknown modes " + unknown);
         }
         return new BenchOptions(home, out != null ? out : home.resolve("bench").resolve("results"), concurrency, duration, warmup,
-                modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,
+                jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,
                 label == null ? "run" : label);
     }
 

@@ -282,8 +282,13 @@ class RelayIT {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                // run_start and run_end come as "traceparent\n" + envelope (apply-run-event.lua)
-                received.add(message.startsWith("{") ? message : message.substring(message.indexOf('\n') + 1));
+                // One line per event of a batch; run_start and run_end are preceded by a traceparent line
+                // (apply-run-events.lua)
+                for (String line : message.split("\n")) {
+                    if (line.startsWith("{")) {
+                        received.add(line);
+                    }
+                }
             }
         });
         connection.sync().subscribe(RedisKeys.liveChannel(runId));

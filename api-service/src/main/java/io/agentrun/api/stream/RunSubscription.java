@@ -9,7 +9,9 @@ import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * {@link Backlog}, and a quiet stream is checked against the backlog in case a live message was lost —
  * the watchdog that keeps a lost {@code run_end} from leaving a stream open.
  *
- * <p>Live events wait in a bounded queue: a client too slow to take them overflows it, and its stream is
- * ended (it resumes with {@code Last-Event-ID}) instead of growing this node's memory.
+ * <p>A live message holds one or more events of the run, one per line (the relay publishes what it applied
+ * of a run in one batch as one message), each envelope optionally preceded by a {@code traceparent} line.
+ * Live events wait in a queue bounded in events: a client too slow to take them overflows it, and its stream
+ * is ended (it resumes with {@code Last-Event-ID}) instead of growing this node's memory.
  *
  * <p>{@link #offer} and {@link #interrupt} are called by other threads; everything else by the one thread
  * serving the client.
@@ -35,7 +39,10 @@ public final class RunSubscription implements AutoCloseable {
     private final Duration gapCheckInterval;
     private final Consumer<RunSubscription> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final LinkedBlockingQueue<String> incoming;
+    private final LinkedBlockingQueue<String> incoming = new LinkedBlockingQueue<>();
+    /** Events in {@link #incoming}, counted by envelope lines, bounded by {@code maxQueued}. */
+    private final AtomicInteger queued = new AtomicInteger();
+    private final int maxQueued;
     private volatile boolean overflowed;
     private volatile boolean interrupted;
     private final TreeMap<Long, Frame> early = new TreeMap<>();
@@ -50,7 +57,7 @@ public final class RunSubscription implements AutoCloseable {
         this.expected = firstSeq;
         this.codec = codec;
         this.backlog = backlog;
-        this.incoming = new LinkedBlockingQueue<>(maxQueued);
+        this.maxQueued = maxQueued;
         this.gapCheckInterval = gapCheckInterval;
         this.onClose = onClose;
     }
@@ -59,10 +66,25 @@ public final class RunSubscription implements AutoCloseable {
         return runId;
     }
 
-    void offer(String envelopeJson) {
-        if (!incoming.offer(envelopeJson)) {
+    void offer(String message) {
+        int events = envelopes(message);
+        if (queued.addAndGet(events) > maxQueued) {
+            queued.addAndGet(-events);
             overflowed = true;
+            return;
         }
+        incoming.offer(message);
+    }
+
+    /** Envelope lines of a live message: a line that starts with '{' (a traceparent line does not). */
+    private static int envelopes(String message) {
+        int count = message.startsWith("{") ? 1 : 0;
+        for (int at = message.indexOf('\n'); at >= 0; at = message.indexOf('\n', at + 1)) {
+            if (at + 1 < message.length() && message.charAt(at + 1) == '{') {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -74,6 +96,7 @@ public final class RunSubscription implements AutoCloseable {
     public boolean overflowed() {
         if (overflowed && (backlogHasMore || !early.isEmpty())) {
             incoming.clear();
+            queued.set(0);
             overflowed = false;
         }
         return overflowed;
@@ -119,33 +142,49 @@ public final class RunSubscription implements AutoCloseable {
             if (remaining <= 0 || interrupted || overflowed()) {
                 return Optional.empty();
             }
-            String json = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
-            if (json == null) {
+            String message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
+            if (message == null) {
                 fillFromBuffer(); // quiet: did the live channel lose something?
-            } else if (!json.isEmpty()) {
-                accept(json);
+            } else if (!message.isEmpty()) {
+                queued.addAndGet(-envelopes(message));
+                acceptAll(message);
             }
         }
     }
 
-    private void accept(String message) {
-        // The relay prefixes "traceparent\n" to the live messages it traced; an envelope starts with '{'.
-        int prefix = message.charAt(0) == '{' ? -1 : message.indexOf('\n');
-        String json = prefix < 0 ? message : message.substring(prefix + 1);
+    /** The events of one live message, in order; a line that is not an envelope is the next one's traceparent. */
+    private void acceptAll(String message) {
+        String traceparent = null;
+        int from = 0;
+        while (from < message.length()) {
+            int end = message.indexOf('\n', from);
+            if (end < 0) {
+                end = message.length();
+            }
+            if (message.charAt(from) == '{') {
+                accept(message.substring(from, end), traceparent);
+                traceparent = null;
+            } else {
+                traceparent = message.substring(from, end);
+            }
+            from = end + 1;
+        }
+        if (!early.isEmpty() && early.firstKey() > expected) {
+            fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
+        }
+    }
+
+    private void accept(String json, @Nullable String traceparent) {
         Frame frame;
         try {
             var header = codec.peekHeader(json);
-            frame = new Frame(header.seq(), header.type(), json, prefix < 0 ? null : message.substring(0, prefix));
+            frame = new Frame(header.seq(), header.type(), json, traceparent);
         } catch (CodecException e) {
             log.warn("ignoring a malformed live message for run {}: {}", runId, e.getMessage());
             return;
         }
-        if (frame.seq() < expected) {
-            return; // already delivered
-        }
-        early.put(frame.seq(), frame);
-        if (frame.seq() > expected) {
-            fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
+        if (frame.seq() >= expected) { // else already delivered
+            early.put(frame.seq(), frame);
         }
     }
 

@@ -1,19 +1,18 @@
 package io.agentrun.relay.consume;
 
-import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.relay.apply.EventApplier;
+import io.agentrun.relay.apply.RelayedEvent;
+import io.lettuce.core.RedisNoScriptException;
 import io.opentelemetry.api.trace.Span;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,6 +54,9 @@ public final class EventRelayLoop implements SmartLifecycle {
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread loop;
+    /** Offsets applied in Redis and not yet committed; touched by the loop's thread only. */
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
+    private long lastCommit = System.nanoTime();
 
     public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
         this(clients, codec, applier, settings, RelayTelemetry.NONE);
@@ -114,12 +116,15 @@ public final class EventRelayLoop implements SmartLifecycle {
                 ConsumerRecords<String, byte[]> records = poll();
                 if (!records.isEmpty()) {
                     relay(records);
+                } else {
+                    commitWhenDue();
                 }
                 lag = currentLag();
             }
         } catch (RuntimeException e) {
             log.error("event relay loop failed; another relay takes over this one's partitions", e);
         } finally {
+            commitApplied();
             consumer.close(Duration.ofSeconds(10));
             running = false;
         }
@@ -134,47 +139,78 @@ public final class EventRelayLoop implements SmartLifecycle {
     }
 
     private void relay(ConsumerRecords<String, byte[]> records) {
-        List<CompletableFuture<Void>> writes = new ArrayList<>(records.count() + 1);
-        writes.add(applier.beginBatch());
-        long[] createdAt = new long[records.count()];
-        int decoded = 0;
+        List<RelayedEvent> batch = new ArrayList<>(records.count());
+        // The record's timestamp is the worker's send time, within a millisecond of the event's created_at.
+        long[] sentAt = new long[records.count()];
         List<Span> spans = new ArrayList<>(0);
         for (ConsumerRecord<String, byte[]> record : records) {
-            String json = new String(record.value(), StandardCharsets.UTF_8);
             try {
-                RunEvent event = codec.decodeEvent(record.value());
+                RelayedEvent event = RelayedEvent.read(codec, record.value(), record.partition(), record.offset());
                 Span span = telemetry.applying(record, event);
-                String traceparent = "";
                 if (span != null) {
                     spans.add(span);
-                    traceparent = RelayTelemetry.traceparent(span);
+                    event = event.traced(RelayTelemetry.traceparent(span));
                 }
-                writes.add(applier.apply(event, json, record.partition(), record.offset(), traceparent));
-                createdAt[decoded++] = event.createdAt().toEpochMilli();
+                sentAt[batch.size()] = record.timestamp();
+                batch.add(event);
             } catch (CodecException e) {
                 log.error("skipping record {}-{}@{}: not an event ({})", record.topic(), record.partition(), record.offset(), e.getMessage());
             }
         }
         try {
-            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            telemetry.applied(createdAt, decoded);
+            applier.apply(batch).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            telemetry.applied(sentAt, batch.size());
             RelayTelemetry.ended(spans, true);
-            consumer.commitAsync(nextOffsets(records), (offsets, error) -> {
-                if (error != null) {
-                    log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
-                }
-            });
+            applied(records);
         } catch (ExecutionException | TimeoutException e) {
             failedBatches.increment();
             RelayTelemetry.ended(spans, false);
-            log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
             rewind(records);
-            pause(settings.retryBackoff());
+            if (isMissingScript(e)) {
+                // Redis restarted and forgot the scripts: the applier loads them ahead of the next batch.
+                log.info("Redis did not know the relay's scripts (restarted?); loading them and applying the batch again");
+            } else {
+                log.error("Redis did not take a batch of {} events; reading it again", records.count(), e);
+                pause(settings.retryBackoff());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             RelayTelemetry.ended(spans, false);
             rewind(records);
         }
+    }
+
+    private static boolean isMissingScript(Exception e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RedisNoScriptException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Remembers a batch Redis applied and commits what was applied once per {@code commit-interval}, not per
+     * batch: a commit per batch was a broker request per poll. A relay that dies re-applies at most that
+     * interval's events, which the scripts recognise as applied before.
+     */
+    private void applied(ConsumerRecords<String, byte[]> records) {
+        uncommitted.putAll(nextOffsets(records));
+        commitWhenDue();
+    }
+
+    private void commitWhenDue() {
+        long now = System.nanoTime();
+        if (uncommitted.isEmpty() || now - lastCommit < settings.commitInterval().toNanos()) {
+            return;
+        }
+        lastCommit = now;
+        consumer.commitAsync(new HashMap<>(uncommitted), (offsets, error) -> {
+            if (error != null) {
+                log.warn("offset commit failed ({}); events may be applied again, harmlessly", error.getMessage());
+            }
+        });
+        uncommitted.clear();
     }
 
     /** From the consumer's own fetch positions: no request to the broker. */
@@ -209,15 +245,25 @@ public final class EventRelayLoop implements SmartLifecycle {
         }
     }
 
+    /** Commits what was applied, synchronously: before partitions move to another relay, and on the way out. */
+    private void commitApplied() {
+        if (uncommitted.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(new HashMap<>(uncommitted));
+            uncommitted.clear();
+        } catch (RuntimeException e) {
+            log.warn("commit failed ({}); the next owner re-applies from the last commit, harmlessly", e.getMessage());
+        }
+    }
+
     /** Flushes pending commits before partitions move to another relay, so it re-applies little. */
     private final class CommitOnRevoke implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            try {
-                consumer.commitSync();
-            } catch (RuntimeException e) {
-                log.warn("commit on revoke failed ({}); the next owner re-applies from the last commit", e.getMessage());
-            }
+            commitApplied();
+            uncommitted.keySet().removeAll(partitions); // no longer this relay's to commit, whatever the outcome
         }
 
         @Override

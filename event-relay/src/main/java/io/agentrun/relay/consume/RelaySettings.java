@@ -11,13 +11,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxPollRecords  events applied per batch (one Redis pipeline, one offset commit)
  * @param pollTimeout     longest wait of one poll
  * @param retryBackoff    pause before re-reading a batch Redis could not take
+ * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
+ *                        long's events, harmlessly); not per batch, which cost a broker request per poll
  */
 @ConfigurationProperties("agentrun.relay")
 public record RelaySettings(
         @DefaultValue("") String id,
         @DefaultValue("500") int maxPollRecords,
         @DefaultValue("500ms") Duration pollTimeout,
-        @DefaultValue("500ms") Duration retryBackoff) {
+        @DefaultValue("500ms") Duration retryBackoff,
+        @DefaultValue("1s") Duration commitInterval) {
 
     public RelaySettings {
         if (id.isBlank()) {

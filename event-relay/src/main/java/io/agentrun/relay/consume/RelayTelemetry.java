@@ -1,8 +1,8 @@
 package io.agentrun.relay.consume;
 
 import io.agentrun.model.event.EventType;
-import io.agentrun.model.event.RunEvent;
 import io.agentrun.platform.observe.Tracing;
+import io.agentrun.relay.apply.RelayedEvent;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,7 +49,7 @@ public final class RelayTelemetry {
     }
 
     /** A span for the records worth one (run_start, run_end), ended by {@link #ended}; null for the rest. */
-    @Nullable Span applying(ConsumerRecord<String, byte[]> record, RunEvent event) {
+    @Nullable Span applying(ConsumerRecord<String, byte[]> record, RelayedEvent event) {
         if (event.type() != EventType.RUN_START && event.type() != EventType.RUN_END) {
             return null;
         }
@@ -73,13 +73,14 @@ public final class RelayTelemetry {
         }
     }
 
-    void applied(long[] createdAtMillis, int count) {
+    /** @param sentAtMillis the records' timestamps: the worker's send time, within a millisecond of created_at */
+    void applied(long[] sentAtMillis, int count) {
         if (eventAge == null) {
             return;
         }
         long now = System.currentTimeMillis();
         for (int i = 0; i < count; i++) {
-            eventAge.record(Math.max(0, now - createdAtMillis[i]), TimeUnit.MILLISECONDS);
+            eventAge.record(Math.max(0, now - sentAtMillis[i]), TimeUnit.MILLISECONDS);
         }
     }
 }

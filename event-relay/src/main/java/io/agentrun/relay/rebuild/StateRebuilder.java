@@ -10,6 +10,7 @@ import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.relay.apply.EventApplier;
+import io.agentrun.relay.apply.RelayedEvent;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
@@ -129,8 +130,8 @@ public final class StateRebuilder {
         if (records.isEmpty()) {
             return;
         }
-        List<CompletableFuture<?>> writes = new ArrayList<>(records.count() + 1);
-        writes.add(applier.beginBatch());
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        List<RelayedEvent> batch = new ArrayList<>(records.count());
         RedisAsyncCommands<String, String> redis = connection.async();
         for (ConsumerRecord<String, byte[]> record : records) {
             Long stop = end.get(new TopicPartition(record.topic(), record.partition()));
@@ -143,11 +144,12 @@ public final class StateRebuilder {
                 if (event.data() instanceof EventData.RunStart) {
                     writes.addAll(restoreOwners(redis, event));
                 }
-                writes.add(applier.apply(event, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8),
+                batch.add(RelayedEvent.of(event, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8),
                         record.partition(), record.offset()));
                 tally.count(event);
             }
         }
+        writes.add(applier.apply(batch));
         await(writes);
     }
 

@@ -1,0 +1,110 @@
+-- Applies a batch of one run's events, in order: for each, decides whether it belongs to the run and, if so,
+-- appends it to the resume buffer and updates the run's state; then publishes every event it applied in ONE
+-- live message (one line per event, each envelope optionally preceded by its traceparent line). Atomic;
+-- idempotent per seq. A threaded run's run_end is not published here: the relay publishes it after the
+-- thread script has written the history and released the lock, so a client that sees run_end can go on.
+-- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events
+-- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
+-- ARGV[4] the run's live channel   ARGV[5] '1': publish run_end here too (the run has no thread)
+-- then 10 fields per event, from ARGV[6]:
+--   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
+--   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
+--   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced)
+-- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
+-- has left: a worker that lost its lease), 3 after the run's run_end (ignored).
+local FIELDS = 10
+
+local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText)
+  local seq = tonumber(seqText)
+  local epoch = tonumber(epochText)
+  local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq')
+  if epoch > 0 then
+    local current = tonumber(state[1] or '0')
+    if epoch < current then
+      return 2
+    end
+    if epoch > current then
+      -- Only when Redis lost the claim (a rebuild from the topic, say): the events say which epoch is current.
+      redis.call('HSET', KEYS[1], 'epoch', epoch)
+      if kind == 'run_start' then
+        -- A later epoch's run_start supersedes what the earlier epoch wrote from its seq on (the live relay
+        -- fenced that tail when the claim was made; a rebuild sees it first and takes it back here).
+        local stale = redis.call('XRANGE', KEYS[2], seqText .. '-0', '+')
+        for _, entry in ipairs(stale) do
+          redis.call('XDEL', KEYS[2], entry[1])
+        end
+        if #stale > 0 then
+          if seq > 0 then
+            redis.call('XSETID', KEYS[2], (seq - 1) .. '-1')
+          else
+            redis.call('DEL', KEYS[2])
+          end
+        end
+        redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'error_code', 'error_message', 'ended_at')
+        redis.call('HSET', KEYS[1], 'status', 'running', 'last_seq', seq - 1)
+        state[2] = nil
+        state[3] = 'running'
+      end
+    end
+  end
+  if state[2] and seq > tonumber(state[2]) then
+    return 3
+  end
+  local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], seqText .. '-1', 'e', envelope)
+  if type(added) == 'table' and added.err then
+    if string.find(added.err, 'equal or smaller', 1, true) then
+      -- An id not above the stream's top: this event was applied before (at-least-once redelivery).
+      return 0
+    end
+    -- Anything else (out of memory, wrong type) must fail the batch so it is read again, not skipped.
+    return -1, added.err
+  end
+  local status = state[3]
+  local ended = status == 'completed' or status == 'failed' or status == 'cancelled' or status == 'timed_out'
+  if seq > tonumber(state[4] or '-1') then
+    redis.call('HSET', KEYS[1], 'last_seq', seqText)
+  end
+  if kind == 'run_start' then
+    redis.call('HSET', KEYS[1], 'attempt', detail1, 'start_partition', partition, 'start_offset', offset, 'started_at', createdAt)
+    redis.call('HSETNX', KEYS[1], 'first_offset', offset)
+    if not ended then
+      redis.call('HSET', KEYS[1], 'status', 'running')
+    end
+    redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  elseif kind == 'error' then
+    redis.call('HSET', KEYS[1], 'error_code', detail1, 'error_message', detail2)
+  elseif kind == 'run_end' then
+    redis.call('HSET', KEYS[1], 'status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText)
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  end
+  return 1
+end
+
+local decisions = {}
+local live = {}
+local failure = nil
+local count = (#ARGV - 5) / FIELDS
+for i = 0, count - 1 do
+  local a = 6 + i * FIELDS
+  local kind = ARGV[a + 2]
+  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+  if decision == -1 then
+    failure = err
+    break
+  end
+  decisions[i + 1] = decision
+  if decision == 1 and (kind ~= 'run_end' or ARGV[5] == '1') then
+    if ARGV[a + 9] ~= '' then
+      live[#live + 1] = ARGV[a + 9]
+    end
+    live[#live + 1] = ARGV[a + 1]
+  end
+end
+if #live > 0 then
+  -- What was applied is published even when a later event failed: read again, it counts as applied before.
+  redis.call('PUBLISH', ARGV[4], table.concat(live, '\n'))
+end
+if failure then
+  return redis.error_reply(failure)
+end
+return decisions
