@@ -107,6 +107,32 @@ class RelayIT {
     }
 
     @Test
+    void aRunsEventsInOneBatchGoLiveAsOneMessageAndItsRunEndAfterTheHistory() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = threadHeldBy(threadId, runId);
+        List<String> messages = listenRaw(runId);
+        List<RunEvent> run = run(threadId, runId, "all at once", "Echo #1: all at once");
+
+        // One producer batch: appended in one go, so the relay reads all five in one poll.
+        try (var batching = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers(),
+                "linger.ms", 60_000), new StringSerializer(), new ByteArraySerializer())) {
+            for (RunEvent event : run) {
+                batching.send(new ProducerRecord<>(EVENTS, event.partitionKey(), CODEC.encode(event)));
+            }
+            batching.flush();
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> messages.size() == 2);
+        assertThat(messages.get(0).split("\n")).as("run_start (after its traceparent, if traced) to message_final")
+                .filteredOn(line -> line.startsWith("{")).extracting(json -> CODEC.peekHeader(json).seq()).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(messages.get(1).split("\n")).as("the threaded run's run_end, published after the thread script")
+                .filteredOn(line -> line.startsWith("{")).extracting(json -> CODEC.peekHeader(json).type()).containsExactly("run_end");
+        assertThat(threads.lockHolder(threadId)).isEmpty();
+        assertThat(threads.history(threadId)).hasSize(2);
+    }
+
+    @Test
     void aFailedRunLeavesNoHistoryButReleasesTheThread() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
@@ -274,6 +300,20 @@ class RelayIT {
         for (RunEvent event : events) {
             producer.send(new ProducerRecord<>(EVENTS, event.partitionKey(), CODEC.encode(event))).get();
         }
+    }
+
+    /** The live messages of a run as published, whole. */
+    private static List<String> listenRaw(String runId) {
+        List<String> received = new CopyOnWriteArrayList<>();
+        StatefulRedisPubSubConnection<String, String> connection = redis.newPubSub();
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                received.add(message);
+            }
+        });
+        connection.sync().subscribe(RedisKeys.liveChannel(runId));
+        return received;
     }
 
     private static List<String> listen(String runId) {

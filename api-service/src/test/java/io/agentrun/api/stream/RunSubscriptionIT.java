@@ -108,6 +108,49 @@ class RunSubscriptionIT {
     }
 
     @Test
+    void oneLiveMessageCarriesSeveralEventsInOrderWithTheTraceparentOfTheOneItPrecedes() throws Exception {
+        String runId = Ids.newRunId();
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            redis.sync().publish(RedisKeys.liveChannel(runId),
+                    traceparent + "\n" + envelope(runId, 0) + "\n" + envelope(runId, 1) + "\n" + envelope(runId, 2));
+            redis.sync().publish(RedisKeys.liveChannel(runId), envelope(runId, 3) + "\n" + envelope(runId, 2));
+
+            List<Frame> frames = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                frames.add(subscription.next(Duration.ofSeconds(10)).orElseThrow());
+            }
+            assertThat(frames).extracting(Frame::seq).containsExactly(0L, 1L, 2L, 3L);
+            assertThat(frames).extracting(Frame::traceparent).containsExactly(traceparent, null, null, null);
+            assertThat(frames.get(1).json()).isEqualTo(envelope(runId, 1));
+            assertThat(subscription.next(Duration.ofMillis(700))).as("the repeated seq 2 is dropped").isEmpty();
+        }
+    }
+
+    @Test
+    void theQueueIsBoundedInEventsNotMessages() throws Exception {
+        String runId = Ids.newRunId();
+        try (RunSubscription subscription = live.subscribe(runId, 0)) {
+            StringBuilder batch = new StringBuilder();
+            for (int seq = 0; seq < 101; seq++) { // the queue holds 100 events (see connect)
+                batch.append(seq == 0 ? "" : "\n").append(envelope(runId, seq));
+            }
+            redis.sync().publish(RedisKeys.liveChannel(runId), batch.toString());
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(subscription::overflowed);
+        }
+        try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
+            String other = subscription.runId();
+            StringBuilder batch = new StringBuilder();
+            for (int seq = 0; seq < 100; seq++) {
+                batch.append(seq == 0 ? "" : "\n").append(envelope(other, seq));
+            }
+            redis.sync().publish(RedisKeys.liveChannel(other), batch.toString());
+            assertThat(drain(subscription, 100)).as("exactly a full queue fits").hasSize(100);
+            assertThat(subscription.overflowed()).isFalse();
+        }
+    }
+
+    @Test
     void twoWatchersOfOneRunBothGetEverythingAndClosingOneKeepsTheOther() throws Exception {
         String runId = Ids.newRunId();
         RunSubscription first = live.subscribe(runId, 0);
@@ -131,8 +174,12 @@ class RunSubscriptionIT {
         return seqs;
     }
 
+    private static String envelope(String runId, int seq) {
+        return "{\"type\":\"message_delta\",\"seq\":" + seq + ",\"run_id\":\"" + runId + "\",\"data\":{\"delta\":\"x\"}}";
+    }
+
     private static void relay(String runId, int seq, boolean buffer, boolean publish) {
-        String json = "{\"type\":\"message_delta\",\"seq\":" + seq + ",\"run_id\":\"" + runId + "\",\"data\":{\"delta\":\"x\"}}";
+        String json = envelope(runId, seq);
         if (buffer) {
             try {
                 redis.sync().xadd(RedisKeys.runEvents(runId), new XAddArgs().id(seq + "-1"), java.util.Map.of("e", json));

@@ -6,6 +6,7 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Agent definitions per project, read on every run so a changed definition applies to the next run
@@ -13,8 +14,18 @@ import java.util.Optional;
  */
 public final class AgentCatalog {
 
+    private static final int MAX_PARSED = 10_000;
+
     private final RedisConnections redis;
     private final JsonCodec codec;
+    /**
+     * The last definition parsed per key, with the text it came from: the text is still read on every run, but
+     * bound again only when it changed (binding it was a measurable share of the api's CPU per run).
+     */
+    private final ConcurrentHashMap<String, Parsed> parsed = new ConcurrentHashMap<>();
+
+    private record Parsed(String json, AgentDefinition definition) {
+    }
 
     public AgentCatalog(RedisConnections redis, JsonCodec codec) {
         this.redis = redis;
@@ -25,8 +36,22 @@ public final class AgentCatalog {
         if (!AgentDefinition.isValidId(agentId)) {
             return Optional.empty();
         }
-        String json = redis.sync().get(RedisKeys.agent(projectId, agentId));
-        return json == null ? Optional.empty() : Optional.of(codec.read(json, AgentDefinition.class));
+        String key = RedisKeys.agent(projectId, agentId);
+        String json = redis.sync().get(key);
+        if (json == null) {
+            parsed.remove(key);
+            return Optional.empty();
+        }
+        Parsed last = parsed.get(key);
+        if (last != null && last.json().equals(json)) {
+            return Optional.of(last.definition());
+        }
+        AgentDefinition definition = codec.read(json, AgentDefinition.class);
+        if (parsed.size() >= MAX_PARSED) {
+            parsed.clear();
+        }
+        parsed.put(key, new Parsed(json, definition));
+        return Optional.of(definition);
     }
 
     /** Creates or replaces; @return true when it was new */
