@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a relay records. Spans: {@code agentrun.relay.apply} for a run's {@code run_start} and {@code run_end}
  * (not every event: spans per delta would cost more than they tell), in the trace their record's
- * {@code traceparent} header names, from read to Redis applied. Meters: {@code agentrun.relay.event.age} (an event's {@code created_at} → Redis applied it: the
+ * {@code traceparent} header names, from read to Redis applied. Meters: {@code agentrun.relay.event.age} (an event's record timestamp, the worker's send time → Redis applied it: the
  * relay's share of delivery latency, and its lag in time), {@code agentrun.relay.lag} (records not yet
  * applied in this relay's partitions), {@code agentrun.relay.batches.failed} (batches Redis refused).
  */
