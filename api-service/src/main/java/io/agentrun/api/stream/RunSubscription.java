@@ -48,6 +48,8 @@ public final class RunSubscription implements AutoCloseable {
     private final TreeMap<Long, Frame> early = new TreeMap<>();
     private long expected;
     private boolean backlogHasMore;
+    /** The highest seq the backlog has handed this subscription: below it, it is catching up, not tailing. */
+    private long backlogUpTo = -1;
     /** When the current gap was first seen (nanoTime), 0 when there is none. */
     private long gapSince;
 
@@ -68,7 +70,10 @@ public final class RunSubscription implements AutoCloseable {
 
     void offer(String message) {
         int events = envelopes(message);
-        if (queued.addAndGet(events) > maxQueued) {
+        int queuedNow = queued.addAndGet(events);
+        // One message is taken whole when nothing waits, even when it alone holds more (a relay batch of at most
+        // max-poll-records events): dropping it would leave a tailing client nothing but the backlog to read.
+        if (queuedNow > maxQueued && queuedNow != events) {
             queued.addAndGet(-events);
             overflowed = true;
             return;
@@ -94,7 +99,7 @@ public final class RunSubscription implements AutoCloseable {
      * the queue just starts over.
      */
     public boolean overflowed() {
-        if (overflowed && (backlogHasMore || !early.isEmpty())) {
+        if (overflowed && (backlogHasMore || expected <= backlogUpTo)) {
             incoming.clear();
             queued.set(0);
             overflowed = false;
@@ -188,6 +193,11 @@ public final class RunSubscription implements AutoCloseable {
         }
     }
 
+    /** True when {@link #next} would return an event at once: the caller may hold its flush for it. */
+    public boolean hasReady() {
+        return early.containsKey(expected);
+    }
+
     private Optional<Frame> takeReady() {
         while (!early.isEmpty() && early.firstKey() < expected) {
             early.pollFirstEntry();
@@ -210,6 +220,7 @@ public final class RunSubscription implements AutoCloseable {
         }
         for (Frame frame : frames) {
             early.putIfAbsent(frame.seq(), frame);
+            backlogUpTo = Math.max(backlogUpTo, frame.seq());
         }
         backlogHasMore = frames.size() >= Backlog.CHUNK;
         skipAGapThatCannotBeFilled();

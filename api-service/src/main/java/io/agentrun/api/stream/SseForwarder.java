@@ -93,7 +93,7 @@ public final class SseForwarder {
                 Optional<Frame> frame = events.next(settings.keepaliveInterval());
                 if (frame.isPresent()) {
                     var write = telemetry.writing(frame.get().traceparent());
-                    sse.event(frame.get());
+                    sse.event(frame.get(), frame.get().isRunEnd() || !events.hasReady());
                     write.end();
                     telemetry.delivered(frame.get().json());
                     if (first) {

@@ -32,9 +32,19 @@ public final class SseWriter {
     }
 
     public void event(Frame frame) throws IOException {
+        event(frame, true);
+    }
+
+    /**
+     * @param flush false when another event follows at once (the events of one live message): they leave in one
+     *              write to the socket instead of one each
+     */
+    public void event(Frame frame, boolean flush) throws IOException {
         out.write(("id: " + frame.seq() + "\nevent: " + frame.type() + "\ndata: " + frame.json() + "\n\n")
                 .getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        if (flush) {
+            out.flush();
+        }
     }
 
     /**

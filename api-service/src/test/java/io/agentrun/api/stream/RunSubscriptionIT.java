@@ -131,21 +131,22 @@ class RunSubscriptionIT {
     void theQueueIsBoundedInEventsNotMessages() throws Exception {
         String runId = Ids.newRunId();
         try (RunSubscription subscription = live.subscribe(runId, 0)) {
-            StringBuilder batch = new StringBuilder();
-            for (int seq = 0; seq < 101; seq++) { // the queue holds 100 events (see connect)
-                batch.append(seq == 0 ? "" : "\n").append(envelope(runId, seq));
-            }
-            redis.sync().publish(RedisKeys.liveChannel(runId), batch.toString());
+            // The queue holds 100 events (see connect); a message is taken whole when nothing waits.
+            redis.sync().publish(RedisKeys.liveChannel(runId), batch(runId, 0, 60));
+            redis.sync().publish(RedisKeys.liveChannel(runId), batch(runId, 60, 101));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(subscription::overflowed);
         }
         try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
             String other = subscription.runId();
-            StringBuilder batch = new StringBuilder();
-            for (int seq = 0; seq < 100; seq++) {
-                batch.append(seq == 0 ? "" : "\n").append(envelope(other, seq));
-            }
-            redis.sync().publish(RedisKeys.liveChannel(other), batch.toString());
+            redis.sync().publish(RedisKeys.liveChannel(other), batch(other, 0, 60));
+            redis.sync().publish(RedisKeys.liveChannel(other), batch(other, 60, 100));
             assertThat(drain(subscription, 100)).as("exactly a full queue fits").hasSize(100);
+            assertThat(subscription.overflowed()).isFalse();
+        }
+        try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
+            String big = subscription.runId();
+            redis.sync().publish(RedisKeys.liveChannel(big), batch(big, 0, 150));
+            assertThat(drain(subscription, 150)).as("one message larger than the queue, taken whole into an empty queue").hasSize(150);
             assertThat(subscription.overflowed()).isFalse();
         }
     }
@@ -172,6 +173,15 @@ class RunSubscriptionIT {
             seqs.add(frame.get().seq());
         }
         return seqs;
+    }
+
+    /** One live message with the events {@code from} until {@code to} (exclusive). */
+    private static String batch(String runId, int from, int to) {
+        StringBuilder message = new StringBuilder();
+        for (int seq = from; seq < to; seq++) {
+            message.append(seq == from ? "" : "\n").append(envelope(runId, seq));
+        }
+        return message.toString();
     }
 
     private static String envelope(String runId, int seq) {
