@@ -110,7 +110,7 @@ public final class Bench {
     }
 
     /**
-     * Drives every mode without pauses for {@code --jit-warmup}, split between them, at the first concurrency
+     * Drives every mode without pauses (the pipeline for {@code --jit-warmup}, each baseline a quarter of it) at the first concurrency
      * point (at most 200 streams), so the phases measure compiled code. Measured cold, the pipeline spent more
      * CPU in its JVMs' compiler threads than on events (a third to a half of its CPU in the first minutes).
      */
@@ -125,8 +125,9 @@ public final class Bench {
             Transport transport = transport(mode, 0, apis, key, kafka, redis);
             if (transport != null) {
                 try (transport) {
-                    Duration share = options.jitWarmup().dividedBy(modes.size());
-                    Load.drive(transport, concurrency, mode.equals("pipeline") ? share.multipliedBy(2) : share.dividedBy(2),
+                    // The pipeline's five JVMs get the whole time, each baseline (code in the bench's own JVM) a quarter,
+                    // whatever the modes measured: a phase is warmed the same in every invocation.
+                    Load.drive(transport, concurrency, mode.equals("pipeline") ? options.jitWarmup() : options.jitWarmup().dividedBy(4),
                             Duration.ofMillis(Math.min(2_000, concurrency * 2L)));
                 }
             }

@@ -29,7 +29,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
               --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
               --concurrency N[,M…]       concurrent streams (default 100)
               --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
-              --jit-warmup 60s           load on every mode before the first phase, until the JVMs have compiled
+              --jit-warmup 60s           load before the first phase (pipeline: all of it, each baseline a quarter), so the JVMs have compiled
                                          their hot code (0s: measure cold JVMs)
               --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
                                          share-raw: the command hop alone (a share consumer accepting each command
