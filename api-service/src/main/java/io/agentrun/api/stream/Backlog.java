@@ -49,6 +49,13 @@ public final class Backlog {
         if (state.isEmpty() || state.get().lastSeq() < fromSeq) {
             return buffered; // nothing more exists yet
         }
+        // The relay may have applied the event between the two reads: it writes the buffer and last_seq in one
+        // script, so the buffer has it now unless it expired, was trimmed or lost. Under load this race was the
+        // common case, and each needless Kafka read cost more than a thousand events' forwarding.
+        buffered = buffer.from(runId, fromSeq, CHUNK);
+        if (!buffered.isEmpty() && buffered.getFirst().seq() == fromSeq) {
+            return buffered;
+        }
         return fromKafka(state.get(), fromSeq);
     }
 
