@@ -42,7 +42,7 @@ public final class Backlog {
     /** Up to {@link #CHUNK} events of the run with {@code seq >= fromSeq} that are known now, in order. */
     public List<Frame> from(String runId, long fromSeq) {
         List<Frame> buffered = buffer.from(runId, fromSeq, CHUNK);
-        if (!buffered.isEmpty() && buffered.getFirst().seq() == fromSeq) {
+        if (startsAt(buffered, fromSeq)) {
             return buffered;
         }
         Optional<RunState> state = runs.find(runId);
@@ -53,10 +53,14 @@ public final class Backlog {
         // script, so the buffer has it now unless it expired, was trimmed or lost. Under load this race was the
         // common case, and each needless Kafka read cost more than a thousand events' forwarding.
         buffered = buffer.from(runId, fromSeq, CHUNK);
-        if (!buffered.isEmpty() && buffered.getFirst().seq() == fromSeq) {
+        if (startsAt(buffered, fromSeq)) {
             return buffered;
         }
         return fromKafka(state.get(), fromSeq);
+    }
+
+    private static boolean startsAt(List<Frame> buffered, long fromSeq) {
+        return !buffered.isEmpty() && buffered.getFirst().seq() == fromSeq;
     }
 
     private List<Frame> fromKafka(RunState state, long fromSeq) {

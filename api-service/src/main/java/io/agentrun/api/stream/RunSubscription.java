@@ -39,7 +39,7 @@ public final class RunSubscription implements AutoCloseable {
     private final Duration gapCheckInterval;
     private final Consumer<RunSubscription> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final LinkedBlockingQueue<String> incoming = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<LiveMessage> incoming = new LinkedBlockingQueue<>();
     /** Events in {@link #incoming}, counted by envelope lines, bounded by {@code maxQueued}. */
     private final AtomicInteger queued = new AtomicInteger();
     private final int maxQueued;
@@ -68,6 +68,12 @@ public final class RunSubscription implements AutoCloseable {
         return runId;
     }
 
+    /** A live message as queued, with its envelope count (counted once, when it arrives). */
+    private record LiveMessage(String text, int events) {
+        /** Wakes the waiting thread; it holds no event. */
+        static final LiveMessage WAKE_UP = new LiveMessage("", 0);
+    }
+
     void offer(String message) {
         int events = envelopes(message);
         int queuedNow = queued.addAndGet(events);
@@ -78,7 +84,7 @@ public final class RunSubscription implements AutoCloseable {
             overflowed = true;
             return;
         }
-        incoming.offer(message);
+        incoming.offer(new LiveMessage(message, events));
     }
 
     /** Envelope lines of a live message: a line that starts with '{' (a traceparent line does not). */
@@ -110,7 +116,7 @@ public final class RunSubscription implements AutoCloseable {
     /** Makes a waiting {@link #next} return at once (the node is draining). */
     void interrupt() {
         interrupted = true;
-        incoming.offer(""); // wakes the waiting thread; an empty message is never an event
+        incoming.offer(LiveMessage.WAKE_UP);
     }
 
     public boolean interrupted() {
@@ -147,12 +153,12 @@ public final class RunSubscription implements AutoCloseable {
             if (remaining <= 0 || interrupted || overflowed()) {
                 return Optional.empty();
             }
-            String message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
+            LiveMessage message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
             if (message == null) {
                 fillFromBuffer(); // quiet: did the live channel lose something?
-            } else if (!message.isEmpty()) {
-                queued.addAndGet(-envelopes(message));
-                acceptAll(message);
+            } else if (message != LiveMessage.WAKE_UP) {
+                queued.addAndGet(-message.events());
+                acceptAll(message.text());
             }
         }
     }

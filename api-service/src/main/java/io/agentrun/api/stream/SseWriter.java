@@ -31,10 +31,6 @@ public final class SseWriter {
         return new SseWriter(response.getOutputStream());
     }
 
-    public void event(Frame frame) throws IOException {
-        event(frame, true);
-    }
-
     /**
      * @param flush false when another event follows at once (the events of one live message): they leave in one
      *              write to the socket instead of one each

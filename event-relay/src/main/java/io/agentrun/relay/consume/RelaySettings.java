@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code agentrun.relay.*}.
  *
  * @param id              this relay's client id; blank = {@code relay-<pid>}
- * @param maxPollRecords  events applied per batch (one Redis pipeline, one offset commit)
+ * @param maxPollRecords  events applied per batch (one Redis pipeline: one run-script call per run of the batch)
  * @param pollTimeout     longest wait of one poll
  * @param retryBackoff    pause before re-reading a batch Redis could not take
  * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
