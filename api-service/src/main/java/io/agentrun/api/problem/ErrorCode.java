@@ -22,15 +22,21 @@ public enum ErrorCode {
     ALREADY_EXISTS(HttpStatus.CONFLICT, "It already exists"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     THREAD_BUSY(HttpStatus.CONFLICT, "The thread has an active run"),
+    REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "The request did not arrive in time"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "The request body is too large"),
+    URI_TOO_LONG(HttpStatus.URI_TOO_LONG, "The request line is too long"),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported content type"),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Cannot produce an acceptable response"),
+    EXPECTATION_FAILED(HttpStatus.EXPECTATION_FAILED, "The expectation cannot be met"),
+    HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "The request headers are too large"),
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
     SPEND_CAP_REACHED(HttpStatus.TOO_MANY_REQUESTS, "The daily spend cap is reached"),
     RUN_FAILED(HttpStatus.BAD_GATEWAY, "The run failed"),
     UPSTREAM_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "A backing service is unavailable"),
     RUN_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "The run did not finish in time"),
-    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
+    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
+    NOT_IMPLEMENTED(HttpStatus.NOT_IMPLEMENTED, "Not implemented"),
+    HTTP_VERSION_NOT_SUPPORTED(HttpStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP version not supported");
 
     private final HttpStatus status;
     private final String title;

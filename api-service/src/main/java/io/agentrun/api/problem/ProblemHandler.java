@@ -2,6 +2,7 @@ package io.agentrun.api.problem;
 
 import io.lettuce.core.RedisException;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -67,6 +68,13 @@ public class ProblemHandler {
     @ExceptionHandler(MissingRequestHeaderException.class)
     ResponseEntity<byte[]> missingHeader(MissingRequestHeaderException e, HttpServletRequest request) {
         return respond(ErrorCode.INVALID_REQUEST, "missing header " + e.getHeaderName(), request, null);
+    }
+
+    /** Tomcat decodes the query string when it is first read, strictly: bad percent-encoding or bytes that are not UTF-8. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<byte[]> queryString(InvalidParameterException e, HttpServletRequest request) {
+        return respond(ErrorCode.INVALID_REQUEST, "the query string is not valid: malformed percent-encoding, bytes that are"
+                + " not UTF-8, or too many parameters", request, null);
     }
 
     @ExceptionHandler(RedisException.class)

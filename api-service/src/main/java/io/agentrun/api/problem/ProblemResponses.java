@@ -1,8 +1,7 @@
 package io.agentrun.api.problem;
 
 import io.agentrun.model.json.JsonCodec;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.agentrun.platform.web.Problem;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -13,7 +12,7 @@ import org.springframework.http.ResponseEntity;
  */
 public final class ProblemResponses {
 
-    public static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
+    public static final MediaType PROBLEM_JSON = MediaType.parseMediaType(Problem.MEDIA_TYPE);
 
     private final JsonCodec codec;
 
@@ -29,13 +28,6 @@ public final class ProblemResponses {
     }
 
     public byte[] body(ErrorCode code, String detail, String instance) {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "urn:agentrun:problem:" + code.code());
-        problem.put("title", code.title());
-        problem.put("status", code.status().value());
-        problem.put("detail", detail);
-        problem.put("instance", instance);
-        problem.put("code", code.code());
-        return codec.write(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new Problem(code.code(), code.title(), code.status().value(), detail, instance).toJson(codec);
     }
 }

@@ -2,6 +2,7 @@ package io.agentrun.api.run;
 
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.json.JsonCodec;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,14 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.http.MediaType;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Reads and validates the body of run and stream requests, completely, before anything else happens:
  * {@code query} (string, required), {@code images}, {@code documents}, {@code audios}, {@code contexts}
  * (arrays of strings) and {@code metadata} (object). Unknown fields are refused, so a typo such as
- * {@code qeury} is an error rather than a silently empty run.
+ * {@code qeury} is an error rather than a silently empty run; so are bytes that are not UTF-8 and repeated
+ * keys ({@link StrictJson}).
  */
 public final class RunRequestReader {
 
@@ -28,10 +29,12 @@ public final class RunRequestReader {
     private static final Set<String> FIELDS = Set.of("query", "images", "documents", "audios", "contexts", "metadata");
 
     private final JsonCodec codec;
+    private final StrictJson json;
     private final ApiSettings settings;
 
     public RunRequestReader(JsonCodec codec, ApiSettings settings) {
         this.codec = codec;
+        this.json = new StrictJson(codec);
         this.settings = settings;
     }
 
@@ -74,12 +77,7 @@ public final class RunRequestReader {
     }
 
     RunRequest parse(byte[] body) {
-        JsonNode root;
-        try {
-            root = codec.mapper().readTree(body);
-        } catch (JacksonException e) {
-            throw invalid("the body is not valid JSON (" + e.getOriginalMessage() + ")");
-        }
+        JsonNode root = json.tree(body);
         if (root == null || !root.isObject()) {
             throw invalid("the body must be a JSON object");
         }

@@ -3,6 +3,7 @@ package io.agentrun.api.upload;
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.files.BlobPath;
 import io.agentrun.platform.files.FileStore;
@@ -22,7 +23,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,11 +44,13 @@ public class UploadController {
     private final FileStore store;
     private final UploadSettings settings;
     private final JsonCodec codec;
+    private final StrictJson json;
 
     public UploadController(FileStore store, UploadSettings settings, JsonCodec codec) {
         this.store = store;
         this.settings = settings;
         this.codec = codec;
+        this.json = new StrictJson(codec);
     }
 
     @PostMapping("/api/v1/uploads/request")
@@ -112,12 +114,7 @@ public class UploadController {
         if (bytes.length > MAX_BODY) {
             throw new ApiProblem(ErrorCode.PAYLOAD_TOO_LARGE, "the request body exceeds " + MAX_BODY + " bytes");
         }
-        JsonNode root;
-        try {
-            root = codec.mapper().readTree(bytes);
-        } catch (JacksonException e) {
-            throw invalid("the body is not valid JSON");
-        }
+        JsonNode root = json.tree(bytes);
         if (root == null || !root.isObject()) {
             throw invalid("the body must be a JSON object with filename, contentType and purpose");
         }
