@@ -88,10 +88,10 @@ public final class LocalFileStore implements FileStore {
         if (query == null) {
             return Optional.empty();
         }
-        String blob = url.getPath().substring(basePath().length() + PATH_PREFIX.length());
         try {
+            String blob = PercentDecoding.decode(url.getRawPath().substring(basePath().length() + PATH_PREFIX.length()));
             return Optional.of(check(GET, blob, query.get("expires"), query.get("signature"), ""));
-        } catch (RefusedException e) {
+        } catch (RefusedException | PercentDecoding.MalformedException e) {
             return Optional.empty();
         }
     }

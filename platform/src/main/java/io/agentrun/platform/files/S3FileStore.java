@@ -1,7 +1,6 @@
 package io.agentrun.platform.files;
 
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,13 +109,12 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         if (question < 0 || !raw.startsWith(objectUrlPrefix) || url.getRawFragment() != null) {
             return Optional.empty();
         }
-        Map<String, String> query = query(raw.substring(question + 1));
-        if (!query.getOrDefault("X-Amz-Credential", "").startsWith(accessKeyId + "/") || !unexpired(query)) {
-            return Optional.empty();
-        }
         try {
-            String key = URLDecoder.decode(raw.substring(objectUrlPrefix.length(), question).replace("+", "%2B"), StandardCharsets.UTF_8);
-            return Optional.of(BlobPath.parse(key));
+            Map<String, String> query = query(raw.substring(question + 1));
+            if (!query.getOrDefault("X-Amz-Credential", "").startsWith(accessKeyId + "/") || !unexpired(query)) {
+                return Optional.empty();
+            }
+            return Optional.of(BlobPath.parse(PercentDecoding.decode(raw.substring(objectUrlPrefix.length(), question))));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -156,7 +154,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         for (String pair : raw.split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
-                params.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                params.put(pair.substring(0, eq), PercentDecoding.decode(pair.substring(eq + 1)));
             }
         }
         return params;

@@ -8,6 +8,7 @@ import io.agentrun.worker.agent.AttachmentSource;
 import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ModelException;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -82,6 +83,8 @@ public final class AttachmentReader implements AttachmentSource {
         String text;
         try {
             text = DocumentText.of(type, filename, bytes, settings.maxDocumentChars());
+        } catch (CharacterCodingException e) {
+            throw failure(name + " is not UTF-8 text (" + type + ")");
         } catch (IOException e) {
             throw failure(name + " could not be read as a document (" + type + ")");
         }

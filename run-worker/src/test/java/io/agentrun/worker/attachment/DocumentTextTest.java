@@ -1,9 +1,11 @@
 package io.agentrun.worker.attachment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
@@ -28,6 +30,16 @@ class DocumentTextTest {
         assertThat(DocumentText.of("text/markdown", "a.md", text, 1000)).isEqualTo("# Title\nbody");
         assertThat(DocumentText.of("text/plain", "a.txt", text, 7)).startsWith("# Title\n[… cut: the document has 12 characters");
         assertThat(DocumentText.of("application/octet-stream", "a.md", text, 1000)).isEqualTo("# Title\nbody");
+    }
+
+    @Test
+    void aTextDocumentMustBeUtf8() throws IOException {
+        byte[] latin1 = "café".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] overlong = {'a', (byte) 0xC0, (byte) 0xAF};
+
+        assertThatThrownBy(() -> DocumentText.of("text/plain", "a.txt", latin1, 1000)).isInstanceOf(CharacterCodingException.class);
+        assertThatThrownBy(() -> DocumentText.of("text/markdown", "a.md", overlong, 1000)).isInstanceOf(CharacterCodingException.class);
+        assertThat(DocumentText.of("text/plain", "a.txt", "café ☕".getBytes(StandardCharsets.UTF_8), 1000)).isEqualTo("café ☕");
     }
 
     @Test
