@@ -8,8 +8,8 @@ import java.util.Map;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Refuses, before any handler runs, a request whose meaning would depend on which copy a reader picks:
- * a query parameter given twice, or one of the headers we read given twice or with bytes outside printable
+ * Refuses, before any handler runs, a request whose meaning would depend on who reads it: path parameters
+ * ({@code ;}), a query parameter given twice, or one of the headers we read given twice or with bytes outside printable
  * ASCII (Tomcat hands such bytes over as ISO-8859-1 characters, which a gateway may read as UTF-8). Of two
  * {@code x-project-id} headers a gateway may check the last and we would use the first.
  */
@@ -21,6 +21,10 @@ final class RequestShape implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (request.getRequestURI().indexOf(';') >= 0) {
+            // Tomcat and Spring drop ";name=value" from a segment, a proxy routing on the path may not
+            throw invalid("path parameters (';') are not accepted");
+        }
         for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
             if (parameter.getValue().length > 1) {
                 throw invalid("the query parameter '" + Echo.of(parameter.getKey()) + "' is given "

@@ -10,9 +10,9 @@ import org.jspecify.annotations.Nullable;
  */
 public enum ContainerError {
     REQUEST_LINE_INVALID(400, "invalid_request", "The request is invalid",
-            "the request line or a header is not valid HTTP/1.1: a character RFC 9110 does not allow (such as CR, LF or NUL), a malformed line, a missing or repeated Host, or a bad Content-Length or Transfer-Encoding"),
+            "the request line or headers are not valid HTTP/1.1: a character RFC 9110 does not allow (such as CR, LF or NUL), a malformed line, more than 100 headers, a missing or repeated Host, or a bad Content-Length"),
     PATH_INVALID(400, "invalid_request", "The request is invalid",
-            "the request path is not valid: malformed percent-encoding, an encoded '/' or '\\', a '..' above the root, or bytes that are not UTF-8"),
+            "the request path is not valid: malformed percent-encoding, an encoded '/', '\\' or '.', a '..' above the root, or bytes that are not UTF-8"),
     BAD_REQUEST(400, "invalid_request", "The request is invalid", "the request is not valid HTTP"),
     NOT_FOUND(404, "not_found", "No such resource", "there is no endpoint at this path"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method not allowed", "this method is not supported here"),
@@ -26,7 +26,7 @@ public enum ContainerError {
     HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large",
             "the request line and headers together exceed %d bytes"),
     INTERNAL_ERROR(500, "internal_error", "Internal error", "an unexpected error occurred"),
-    NOT_IMPLEMENTED(501, "not_implemented", "Not implemented", "this method is not implemented"),
+    NOT_IMPLEMENTED(501, "not_implemented", "Not implemented", "this method or transfer encoding is not implemented"),
     UNAVAILABLE(503, "upstream_unavailable", "A backing service is unavailable", "the node is shutting down; try again"),
     HTTP_VERSION_NOT_SUPPORTED(505, "http_version_not_supported", "HTTP version not supported", "send HTTP/1.1");
 

@@ -15,7 +15,8 @@ import org.springframework.core.Ordered;
 
 /**
  * Every HTTP port of every service answers errors as problem+json: Tomcat's HTML error report is replaced
- * by {@link ProblemReportValve}, Boot's {@code /error} by {@link ProblemErrorController}.
+ * by {@link ProblemReportValve}, Boot's {@code /error} by {@link ProblemErrorController}. Tomcat also
+ * refuses suspicious paths (encoded dot segments, dot segments with path parameters).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -45,6 +46,8 @@ public class ContainerProblemsConfiguration {
 
         @Override
         public void customize(TomcatServletWebServerFactory factory) {
+            // "/..;/", "%2e%2e" and the like: paths that proxies and Tomcat may resolve differently
+            factory.addConnectorCustomizers(connector -> connector.setRejectSuspiciousURIs(true));
             factory.addContextCustomizers(context -> {
                 StandardHost host = (StandardHost) context.getParent();
                 for (Valve existing : host.getPipeline().getValves()) {
