@@ -12,6 +12,7 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -58,6 +60,7 @@ public class OneOffRunController {
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) @Nullable String accept,
             HttpServletRequest request) throws InterruptedException {
         var runRequest = reader.read(request);
+        boolean json = wantsJson(accept);
         LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, runRequest);
         String runId = run.command().runId();
         Outcome outcome;
@@ -67,7 +70,7 @@ public class OneOffRunController {
         EventData.RunEnd end = outcome.end;
         switch (end.status()) {
             case COMPLETED -> {
-                return wantsJson(accept) ? json(runId, agentId, end) : text(runId, end.output());
+                return json ? json(runId, agentId, end) : text(runId, end.output());
             }
             case TIMED_OUT -> throw new ApiProblem(ErrorCode.RUN_TIMEOUT, "run " + runId + " exceeded its time budget");
             case CANCELLED -> throw new ApiProblem(ErrorCode.RUN_FAILED, "run " + runId + " was cancelled");
@@ -104,9 +107,30 @@ public class OneOffRunController {
         }
     }
 
+    /**
+     * JSON when Accept names {@code application/json}, else text; decided before the run starts, so a bad
+     * Accept is refused instead of answering a run that executed with an error.
+     *
+     * @throws ApiProblem {@code invalid_request} when Accept is not a list of media types, {@code not_acceptable}
+     *     when it accepts neither JSON nor plain text
+     */
     private static boolean wantsJson(@Nullable String accept) {
-        return accept != null && MediaType.parseMediaTypes(accept).stream()
-                .anyMatch(type -> type.getType().equals("application") && type.getSubtype().equals("json"));
+        if (accept == null || accept.isBlank()) {
+            return false;
+        }
+        List<MediaType> types;
+        try {
+            types = MediaType.parseMediaTypes(accept).stream().filter(type -> type.getQualityValue() > 0).toList();
+        } catch (InvalidMediaTypeException e) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "the Accept header is not a list of media types");
+        }
+        if (types.stream().anyMatch(type -> type.getType().equals("application") && type.getSubtype().equals("json"))) {
+            return true;
+        }
+        if (types.stream().anyMatch(type -> type.includes(MediaType.TEXT_PLAIN))) {
+            return false;
+        }
+        throw new ApiProblem(ErrorCode.NOT_ACCEPTABLE, "a run's output is application/json or text/plain; Accept allows neither");
     }
 
     private static ResponseEntity<byte[]> text(String runId, String output) {

@@ -56,6 +56,18 @@ public final class RealInfrastructure implements BeforeAllCallback {
         return current;
     }
 
+    /**
+     * For test engines that have no Jupiter extensions (jqwik's {@code @BeforeContainer}): the same servers,
+     * started on first use; a shutdown hook stops them if this call started them.
+     */
+    public static synchronized void start() {
+        if (servers == null) {
+            Servers started = Servers.start();
+            servers = started;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "real-infrastructure-stop"));
+        }
+    }
+
     private static synchronized void servers(ExtensionContext context) {
         if (servers == null) {
             // The root store closes its AutoCloseable values once all tests of this JVM have run.
@@ -98,6 +110,12 @@ public final class RealInfrastructure implements BeforeAllCallback {
 
         @Override
         public void close() {
+            synchronized (RealInfrastructure.class) {
+                if (servers == this) {
+                    // A later engine in this JVM (jqwik runs after Jupiter) starts fresh ones with start()
+                    servers = null;
+                }
+            }
             synchronized (this) {
                 if (s3 != null) {
                     s3.close();
