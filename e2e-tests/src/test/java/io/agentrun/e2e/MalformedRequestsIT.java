@@ -93,6 +93,7 @@ class MalformedRequestsIT {
             rows.add(new Row("an encoded '/'", port, credentials -> get("/actuator/a%2Fb", List.of()), 400, "invalid_request"));
             rows.add(new Row("a 10 KB path", port, credentials -> get("/" + "a".repeat(10_240), List.of()), 414, "uri_too_long"));
             rows.add(new Row("more than 8 KiB of headers", port, credentials -> get("/actuator/health", List.of(ascii("x-padding: " + "p".repeat(9_000)))), 431, "headers_too_large"));
+            rows.add(new Row("an Accept for another charset than UTF-8", port, credentials -> get("/actuator/health", List.of(ascii("Accept: application/json; charset=utf-16"))), 406, "not_acceptable"));
             rows.add(new Row("an unknown path", port, credentials -> get("/no/such/path", List.of()), 404, "not_found"));
             rows.add(new Row("TRACE", port, credentials -> RawHttp.request("TRACE", ascii("/actuator/health"), List.of(), new byte[0]), 405, "method_not_allowed"));
             rows.add(new Row("HTTP/1.1 without Host", port, credentials -> ascii("GET /actuator/health HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "invalid_request"));

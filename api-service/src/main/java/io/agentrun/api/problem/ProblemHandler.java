@@ -1,5 +1,6 @@
 package io.agentrun.api.problem;
 
+import io.agentrun.platform.web.AcceptedCharsets;
 import io.lettuce.core.RedisException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
@@ -7,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -82,6 +84,14 @@ public class ProblemHandler {
     @ExceptionHandler(InvalidMediaTypeException.class)
     ResponseEntity<byte[]> invalidMediaType(InvalidMediaTypeException e, HttpServletRequest request) {
         return respond(ErrorCode.INVALID_REQUEST, "a media type in Accept or Content-Type is not valid", request, null);
+    }
+
+    @ExceptionHandler(HttpMessageNotWritableException.class)
+    ResponseEntity<byte[]> notWritable(HttpMessageNotWritableException e, HttpServletRequest request) {
+        if (AcceptedCharsets.asksForAnotherCharset(request.getHeader(HttpHeaders.ACCEPT))) {
+            return respond(ErrorCode.NOT_ACCEPTABLE, "responses are UTF-8; Accept asks for another charset", request, null);
+        }
+        return unexpected(e, request);
     }
 
     @ExceptionHandler(RedisException.class)

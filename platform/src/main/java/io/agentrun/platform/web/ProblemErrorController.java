@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -30,6 +31,10 @@ final class ProblemErrorController implements ErrorController {
         Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
         ContainerError error = status instanceof Integer code ? ContainerError.of(code) : ContainerError.NOT_FOUND;
+        if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof HttpMessageNotWritableException
+                && AcceptedCharsets.asksForAnotherCharset(request.getHeader(HttpHeaders.ACCEPT))) {
+            error = ContainerError.NOT_ACCEPTABLE;
+        }
         Problem problem = error.problem(maxHeaderBytes,
                 ProblemReportValve.instance(uri instanceof String path ? path : request.getRequestURI()));
         return ResponseEntity.status(problem.status())
