@@ -266,13 +266,7 @@ class RequestFuzzIT {
                         "files", "admin", "projects", "actuator", "health", "prometheus", "runs", "cancel", "error", "embed", "widget.js"),
                 Arbitraries.strings().withChars("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,=:@")
                         .ofMinLength(1).ofMaxLength(20),
-                Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(8).map(b -> {
-                    StringBuilder encoded = new StringBuilder();
-                    for (byte x : b) {
-                        encoded.append('%').append(HexFormat.of().withUpperCase().toHexDigits(x));
-                    }
-                    return encoded.toString();
-                }),
+                Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(8).map(RequestFuzzIT::percentEncoded),
                 Arbitraries.of("..", ".", "%2e%2e", "%2E", "%2F", "%5C", ";", "a;b=c", "%00", "%", "%zz", "%C0%AF", "", "?", "?x=%", "#f"),
                 Arbitraries.integers().between(1000, 12_000).map("a"::repeat));
         Arbitrary<byte[]> encoded = segments.list().ofMinSize(1).ofMaxSize(6).map(s -> ascii("/" + String.join("/", s)));
@@ -294,16 +288,18 @@ class RequestFuzzIT {
         Arbitrary<String> values = Arbitraries.oneOf(
                 Arbitraries.of("", "cancel", "continue", "thr_aaaaaaaaaaaaaaaaaaaaaaaaaa", "%zz", "%C0%A2", "%FF", "%", "a+b", "..%2F"),
                 Arbitraries.strings().withChars("abcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;:@/?").ofMaxLength(40),
-                Arbitraries.bytes().array(byte[].class).ofMaxSize(8).map(b -> {
-                    StringBuilder encoded = new StringBuilder();
-                    for (byte x : b) {
-                        encoded.append('%').append(HexFormat.of().toHexDigits(x));
-                    }
-                    return encoded.toString();
-                }));
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(8).map(RequestFuzzIT::percentEncoded));
         Arbitrary<String> pairs = Combinators.combine(names, values, Arbitraries.of(true, true, false))
                 .as((name, value, withEquals) -> withEquals ? name + "=" + value : name);
         return Combinators.combine(pairs.list().ofMaxSize(5), Arbitraries.of("&", "&", "&&", ";"))
                 .as((list, separator) -> String.join(separator, list));
+    }
+
+    private static String percentEncoded(byte[] bytes) {
+        StringBuilder encoded = new StringBuilder();
+        for (byte b : bytes) {
+            encoded.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
+        }
+        return encoded.toString();
     }
 }

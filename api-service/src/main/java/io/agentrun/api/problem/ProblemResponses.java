@@ -7,8 +7,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Renders RFC 9457 problem documents: {@code type}, {@code title}, {@code status}, {@code detail},
- * {@code instance} and our stable {@code code}. The one place problem bodies are made.
+ * The api's problem responses: an {@link ErrorCode} and a detail as an RFC 9457 {@link Problem} (whose
+ * {@code toJson} is the one place problem bodies are made), never cached.
  */
 public final class ProblemResponses {
 
