@@ -82,6 +82,8 @@ class MalformedRequestsIT {
         rows.add(api("an unknown transfer coding", credentials -> post(RUN, with(credentials, ascii("Transfer-Encoding: gzip"))), 501, "not_implemented"));
         rows.add(api("an Accept that is not a media type", credentials -> post(RUN, with(credentials, ascii("Accept: vvvv"))), 400, "invalid_request"));
         rows.add(api("an Accept of neither JSON nor text", credentials -> post(RUN, with(credentials, ascii("Accept: image/png"))), 406, "not_acceptable"));
+        rows.add(api("a form body over 2 MiB", credentials -> RawHttp.request("POST", ascii(RUN),
+                with(credentials, ascii("Content-Type: application/x-www-form-urlencoded")), ascii("a=" + "b".repeat(2_200_000))), 413, "payload_too_large"));
         rows.add(api("a method not allowed", credentials -> RawHttp.request("DELETE", ascii(RUN), credentials, new byte[0]), 405, "method_not_allowed"));
         rows.add(api("a body that is not JSON", credentials -> RawHttp.request("POST", ascii(RUN), with(credentials, ascii("Content-Type: text/plain")), ascii("q")), 415, "unsupported_media_type"));
         rows.add(api("a body over 1 MiB announced", credentials -> RawHttp.request("POST", ascii(RUN), with(json(credentials), ascii("Content-Length: 99999999")), new byte[0]), 413, "payload_too_large"));

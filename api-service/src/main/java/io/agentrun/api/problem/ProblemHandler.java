@@ -76,6 +76,10 @@ public class ProblemHandler {
     /** Tomcat decodes the query string when it is first read, strictly: bad percent-encoding or bytes that are not UTF-8. */
     @ExceptionHandler(InvalidParameterException.class)
     ResponseEntity<byte[]> queryString(InvalidParameterException e, HttpServletRequest request) {
+        if (e.getErrorCode() == ErrorCode.PAYLOAD_TOO_LARGE.status().value()) {
+            // a form-encoded POST body over Tomcat's max-http-form-post-size, read for its parameters
+            return respond(ErrorCode.PAYLOAD_TOO_LARGE, "the form body is too large", request, null);
+        }
         return respond(ErrorCode.INVALID_REQUEST, "the query string is not valid: malformed percent-encoding, bytes that are"
                 + " not UTF-8, or too many parameters", request, null);
     }
