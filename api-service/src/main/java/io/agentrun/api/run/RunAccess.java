@@ -25,13 +25,28 @@ public final class RunAccess {
     }
 
     public RunState require(Caller caller, String threadId, String runId) {
+        requireThread(caller, threadId);
+        RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;
+        if (run == null || !threadId.equals(run.threadId()) || !run.projectId().equals(caller.projectId())) {
+            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "' in thread " + threadId);
+        }
+        return run;
+    }
+
+    /** The caller's thread; another project's (or, for a publishable key, another family's) is a missing one. */
+    public ThreadInfo requireThread(Caller caller, String threadId) {
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
         if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
             throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
         }
+        return thread;
+    }
+
+    /** The caller's run, threaded or one-off, by its id alone. */
+    public RunState requireRun(Caller caller, String runId) {
         RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;
-        if (run == null || !threadId.equals(run.threadId()) || !run.projectId().equals(caller.projectId())) {
-            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "' in thread " + threadId);
+        if (run == null || !run.projectId().equals(caller.projectId()) || !caller.maySee(run.keyFamily())) {
+            throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "' in this project");
         }
         return run;
     }

@@ -79,7 +79,7 @@ public final class RunLauncher {
         spendCaps.chargeRun(caller);
         ThreadClaim claim;
         try {
-            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId);
+            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, request);
         } catch (ApiProblem e) {
             spendCaps.refundRun(caller);
             throw e;
@@ -172,10 +172,10 @@ public final class RunLauncher {
         }
     }
 
-    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId) {
+    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId, RunRequest request) {
         if (threadId == null) {
             String created = Ids.newThreadId();
-            threads.create(created, caller.projectId(), agentId, caller.keyFamily());
+            threads.create(created, caller.projectId(), agentId, caller.keyFamily(), request.metadata());
             threads.tryLock(created, runId);
             return new ThreadClaim(created, true);
         }

@@ -24,6 +24,11 @@ public final class RedisKeys {
         return thread(threadId) + ":messages";
     }
 
+    /** Sorted set: the thread's run ids, scored by creation time (ms); written by the api and by the relay at run_start. */
+    public static String threadRuns(String threadId) {
+        return thread(threadId) + ":runs";
+    }
+
     /** String (NX + TTL): the run that currently holds the thread. */
     public static String threadLock(String threadId) {
         return thread(threadId) + ":lock";

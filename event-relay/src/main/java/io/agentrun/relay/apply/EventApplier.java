@@ -113,7 +113,7 @@ public final class EventApplier {
                 args.toArray(String[]::new)).thenCompose(decisions -> follow(events, decisions));
     }
 
-    private static void addRunArgs(List<String> args, RelayedEvent relayed) {
+    private void addRunArgs(List<String> args, RelayedEvent relayed) {
         RunEvent event = relayed.event();
         String[] detail = event == null ? new String[] {"", ""} : switch (event.data()) {
             case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
@@ -131,6 +131,7 @@ public final class EventApplier {
         args.add(detail[1]);
         args.add(Integer.toString(relayed.epoch()));
         args.add(relayed.traceparent());
+        args.add(event != null && event.data() instanceof EventData.RunEnd end ? codec.write(end.usage()) : "");
     }
 
     private CompletableFuture<Void> follow(List<RelayedEvent> events, List<Object> decisions) {
@@ -181,11 +182,13 @@ public final class EventApplier {
             default -> "";
         };
         return THREAD_SCRIPT.call(redis,
-                new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId)},
+                new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
+                        RedisKeys.threadRuns(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
                 Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
                 Integer.toString(partition),
-                event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
+                event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0",
+                Long.toString(event.createdAt().toEpochMilli()));
     }
 
     /**

@@ -175,6 +175,10 @@ public final class StateRebuilder {
             writes.add(redis.hsetnx(thread, ThreadStore.PROJECT, event.projectId()).toCompletableFuture());
             writes.add(redis.hsetnx(thread, ThreadStore.AGENT, event.agentId()).toCompletableFuture());
             writes.add(redis.hsetnx(thread, ThreadStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
+            if (event.data() instanceof EventData.RunStart start) {
+                // the first run_start of the thread comes first in its partition: its metadata is the thread's
+                writes.add(redis.hsetnx(thread, ThreadStore.METADATA, codec.write(start.metadata())).toCompletableFuture());
+            }
         }
         writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
         return writes;

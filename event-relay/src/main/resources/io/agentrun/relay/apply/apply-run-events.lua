@@ -6,15 +6,16 @@
 -- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events
 -- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
 -- ARGV[4] the run's live channel   ARGV[5] '1': publish run_end here too (the run has no thread)
--- then 10 fields per event, from ARGV[6]:
+-- then 11 fields per event, from ARGV[6]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
---   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced)
+--   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
+--   run_end: usage JSON
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end (ignored).
-local FIELDS = 10
+local FIELDS = 11
 
-local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText)
+local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3)
   local seq = tonumber(seqText)
   local epoch = tonumber(epochText)
   local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq')
@@ -40,7 +41,7 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
             redis.call('DEL', KEYS[2])
           end
         end
-        redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'error_code', 'error_message', 'ended_at')
+        redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'error_code', 'error_message', 'ended_at', 'usage')
         redis.call('HSET', KEYS[1], 'status', 'running', 'last_seq', seq - 1)
         state[2] = nil
         state[3] = 'running'
@@ -74,7 +75,7 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
   elseif kind == 'error' then
     redis.call('HSET', KEYS[1], 'error_code', detail1, 'error_message', detail2)
   elseif kind == 'run_end' then
-    redis.call('HSET', KEYS[1], 'status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText)
+    redis.call('HSET', KEYS[1], 'status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText, 'usage', detail3)
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
   end
   return 1
@@ -87,7 +88,7 @@ local count = (#ARGV - 5) / FIELDS
 for i = 0, count - 1 do
   local a = 6 + i * FIELDS
   local kind = ARGV[a + 2]
-  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
   if decision == -1 then
     failure = err
     break

@@ -1,11 +1,12 @@
 -- Applies one event to its thread: history and lock. Atomic and idempotent: a record read again (same
 -- Kafka offset; a thread's events are on one partition in order) or an event written again (same run
 -- and seq at a later offset) changes nothing.
--- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock
+-- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock   KEYS[4] ar:thread:{id}:runs
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
 -- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
--- ARGV[9] run_start: attempt
+-- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
+-- api has not put it there (a rebuild)
 local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
 if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
   return 0
@@ -29,6 +30,7 @@ if kind == 'run_start' then
       redis.call('LTRIM', KEYS[2], 0, keep - 1)
     end
   end
+  redis.call('ZADD', KEYS[4], 'NX', ARGV[10], ARGV[2])
   -- Held until the run answers: a run that fails says nothing and leaves no dangling question.
   redis.call('HSET', KEYS[1], 'pending_run', ARGV[2], 'pending_user', ARGV[6])
 elseif kind == 'message_final' then
@@ -50,4 +52,5 @@ elseif kind == 'run_end' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[4], ARGV[5])
 return 1

@@ -1,6 +1,7 @@
 package io.agentrun.platform.store;
 
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param startOffset   Kafka position of the latest run_start; -1 when unknown
  * @param endSeq        seq of run_end once the relay applied it; -1 before
  * @param firstOffset   Kafka position of the first attempt's run_start, where a replay of the whole run starts; -1 when unknown
+ * @param keyFamily     the publishable key family that started it, which alone (with secret keys) may read it
+ * @param startedAt     the latest attempt's run_start, null before
+ * @param endedAt       run_end, null before
+ * @param usage         tokens of the whole run, from its run_end; null before
  */
 public record RunState(
         String runId,
@@ -28,5 +33,10 @@ public record RunState(
         @Nullable String worker,
         @Nullable String errorCode,
         @Nullable String errorMessage,
-        Instant createdAt) {
+        Instant createdAt,
+        @Nullable String mode,
+        @Nullable String keyFamily,
+        @Nullable Instant startedAt,
+        @Nullable Instant endedAt,
+        @Nullable Usage usage) {
 }

@@ -2,6 +2,7 @@ package io.agentrun.platform.store;
 
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
@@ -36,6 +37,9 @@ public final class RunStore {
     public static final String ERROR_MESSAGE = "error_message";
     public static final String CREATED_AT = "created_at";
     public static final String ENDED_AT = "ended_at";
+    public static final String STARTED_AT = "started_at";
+    /** Tokens of the whole run (JSON {@code Usage}), written with run_end. */
+    public static final String USAGE = "usage";
     public static final String KEY_FAMILY = "key_family";
     /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
     public static final String COMMAND = "command";
@@ -117,7 +121,16 @@ public final class RunStore {
                 h.get(WORKER),
                 h.get(ERROR_CODE),
                 h.get(ERROR_MESSAGE),
-                h.containsKey(CREATED_AT) ? Instant.parse(h.get(CREATED_AT)) : Instant.EPOCH));
+                h.containsKey(CREATED_AT) ? Instant.parse(h.get(CREATED_AT)) : Instant.EPOCH,
+                h.get(MODE),
+                h.get(KEY_FAMILY),
+                instantOrNull(h.get(STARTED_AT)),
+                instantOrNull(h.get(ENDED_AT)),
+                h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class)));
+    }
+
+    private static @Nullable Instant instantOrNull(@Nullable String text) {
+        return text == null || text.isEmpty() ? null : Instant.parse(text);
     }
 
     /**

@@ -5,7 +5,11 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.SetArgs;
+import io.lettuce.core.ZAddArgs;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,8 @@ public final class ThreadStore {
     public static final String CREATED_AT = "created_at";
     public static final String UPDATED_AT = "updated_at";
     public static final String KEY_FAMILY = "key_family";
+    /** The first run's request metadata (JSON), shown when the thread is read back. */
+    public static final String METADATA = "metadata";
 
     /** Deletes the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock. */
     static final String RELEASE_IF_HELD = """
@@ -59,9 +65,15 @@ public final class ThreadStore {
 
     /** @param keyFamily the publishable key family starting it, which alone may continue it; {@code null} = any caller */
     public void create(String threadId, String projectId, String agentId, @Nullable String keyFamily) {
+        create(threadId, projectId, agentId, keyFamily, Map.of());
+    }
+
+    /** @param metadata the first run's request metadata, kept with the thread */
+    public void create(String threadId, String projectId, String agentId, @Nullable String keyFamily, Map<String, Object> metadata) {
         String now = Instant.now().toString();
         String key = RedisKeys.thread(threadId);
-        Map<String, String> fields = new java.util.HashMap<>(Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now));
+        Map<String, String> fields = new java.util.HashMap<>(Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now,
+                METADATA, codec.write(metadata)));
         if (keyFamily != null) {
             fields.put(KEY_FAMILY, keyFamily);
         }
@@ -85,6 +97,9 @@ public final class ThreadStore {
             return false;
         }
         redis.sync().hset(RedisKeys.thread(threadId), ACTIVE_RUN, runId);
+        String runs = RedisKeys.threadRuns(threadId);
+        redis.sync().zadd(runs, ZAddArgs.Builder.nx(), (double) System.currentTimeMillis(), runId);
+        redis.sync().pexpire(runs, settings.threadRetention().toMillis());
         return true;
     }
 
@@ -118,6 +133,57 @@ public final class ThreadStore {
 
     /** Deletes a thread that never got a run (its first command could not be sent). */
     public void delete(String threadId) {
-        redis.sync().del(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId));
+        redis.sync().del(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
+                RedisKeys.threadRuns(threadId));
+    }
+
+    /** What a thread's owner may read about it: times, active run, size of its history, its first run's metadata. */
+    public Optional<ThreadDetails> details(String threadId) {
+        Map<String, String> h = redis.sync().hgetall(RedisKeys.thread(threadId));
+        if (h == null || !h.containsKey(PROJECT)) {
+            return Optional.empty();
+        }
+        long messages = redis.sync().llen(RedisKeys.threadMessages(threadId));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> metadata = h.containsKey(METADATA) ? codec.read(h.get(METADATA), Map.class) : Map.of();
+        return Optional.of(new ThreadDetails(
+                new ThreadInfo(threadId, h.get(PROJECT), h.getOrDefault(AGENT, ""), h.get(KEY_FAMILY)),
+                instant(h.get(CREATED_AT)), instant(h.getOrDefault(UPDATED_AT, h.get(CREATED_AT))),
+                lockHolder(threadId).orElse(null), messages, metadata));
+    }
+
+    /**
+     * Up to {@code limit} messages of the history ending before position {@code before} (exclusive; the
+     * history's length for its end), oldest first, with the position of the first one returned.
+     */
+    public MessageSlice messages(String threadId, long before, int limit) {
+        String key = RedisKeys.threadMessages(threadId);
+        long end = Math.min(before, redis.sync().llen(key));
+        long start = Math.max(0, end - limit);
+        List<ChatMessage> messages = end <= 0 ? List.of() : redis.sync().lrange(key, start, end - 1).stream()
+                .map(json -> codec.read(json, ChatMessage.class))
+                .toList();
+        return new MessageSlice(messages, start);
+    }
+
+    /** A slice of a thread's history and the position of its first message. */
+    public record MessageSlice(List<ChatMessage> messages, long firstPosition) {
+    }
+
+    /**
+     * Up to {@code limit} run ids of the thread, newest first, created before {@code beforeMs} (exclusive) or,
+     * at {@code beforeMs} itself, ordered before {@code beforeRunId}.
+     */
+    public List<ScoredValue<String>> runs(String threadId, long beforeMs, String beforeRunId, int limit) {
+        List<ScoredValue<String>> page = redis.sync().zrevrangebyscoreWithScores(RedisKeys.threadRuns(threadId),
+                Range.create((double) 0, (double) beforeMs), Limit.create(0, limit + 64L));
+        return page.stream()
+                .filter(run -> run.getScore() < beforeMs || run.getValue().compareTo(beforeRunId) < 0)
+                .limit(limit)
+                .toList();
+    }
+
+    private static Instant instant(@Nullable String text) {
+        return text == null ? Instant.EPOCH : Instant.parse(text);
     }
 }

@@ -1,0 +1,125 @@
+package io.agentrun.api.read;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.api.auth.PublicSurface;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.run.RunAccess;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.read.MessagePage;
+import io.agentrun.model.read.RunPage;
+import io.agentrun.model.read.RunView;
+import io.agentrun.model.read.ThreadView;
+import io.agentrun.platform.store.RunState;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadDetails;
+import io.agentrun.platform.store.ThreadInfo;
+import io.agentrun.platform.store.ThreadStore;
+import io.lettuce.core.ScoredValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET} a run, a thread, a thread's history and its runs. Secret keys and sessions read everything of
+ * their project; a publishable key only what its family started.
+ */
+@RestController
+class ReadController {
+
+    private static final int DEFAULT_MESSAGES = 50;
+    private static final int DEFAULT_RUNS = 20;
+
+    private final RunAccess access;
+    private final ThreadStore threads;
+    private final RunStore runs;
+    private final JsonCodec codec;
+
+    ReadController(RunAccess access, ThreadStore threads, RunStore runs, JsonCodec codec) {
+        this.access = access;
+        this.threads = threads;
+        this.runs = runs;
+        this.codec = codec;
+    }
+
+    @PublicSurface
+    @GetMapping("/api/v1/runs/{runId}")
+    ResponseEntity<byte[]> run(Caller caller, @PathVariable String runId) {
+        return json(RunViews.of(access.requireRun(caller, runId)));
+    }
+
+    @PublicSurface
+    @GetMapping("/api/v1/threads/{threadId}")
+    ResponseEntity<byte[]> thread(Caller caller, @PathVariable String threadId) {
+        access.requireThread(caller, threadId);
+        ThreadDetails details = threads.details(threadId).orElseThrow(() -> gone(caller, threadId));
+        ThreadInfo info = details.info();
+        return json(new ThreadView(threadId, info.agentId(), details.createdAt(), details.updatedAt(), details.activeRun(),
+                details.messageCount(), details.metadata()));
+    }
+
+    @PublicSurface
+    @GetMapping("/api/v1/threads/{threadId}/messages")
+    ResponseEntity<byte[]> messages(Caller caller, @PathVariable String threadId,
+            @RequestParam(name = "limit", required = false) @Nullable String limit,
+            @RequestParam(name = "before", required = false) @Nullable String before) {
+        access.requireThread(caller, threadId);
+        ThreadStore.MessageSlice slice = threads.messages(threadId, PageCursor.messagePosition(before),
+                PageCursor.limit(limit, DEFAULT_MESSAGES));
+        String next = slice.firstPosition() > 0 && !slice.messages().isEmpty() ? PageCursor.ofMessage(slice.firstPosition()) : null;
+        return json(new MessagePage(slice.messages(), next));
+    }
+
+    @PublicSurface
+    @GetMapping("/api/v1/threads/{threadId}/runs")
+    ResponseEntity<byte[]> runs(Caller caller, @PathVariable String threadId,
+            @RequestParam(name = "limit", required = false) @Nullable String limit,
+            @RequestParam(name = "before", required = false) @Nullable String before) {
+        access.requireThread(caller, threadId);
+        int size = PageCursor.limit(limit, DEFAULT_RUNS);
+        PageCursor.RunPosition position = PageCursor.runPosition(before);
+        // One more than asked: whether there is a next page
+        List<ScoredValue<String>> ids = threads.runs(threadId, position.createdMs(), position.runId(), size + 1);
+        List<RunView> views = new ArrayList<>();
+        for (ScoredValue<String> id : ids.subList(0, Math.min(size, ids.size()))) {
+            runs.find(id.getValue()).map(RunViews::of).ifPresent(views::add);
+        }
+        ScoredValue<String> last = ids.size() > size ? ids.get(size - 1) : null;
+        return json(new RunPage(views, last == null ? null : PageCursor.ofRun((long) last.getScore(), last.getValue())));
+    }
+
+    /** The thread went between the access check and the read (deleted, or expired): as missing as any other. */
+    private static ApiProblem gone(Caller caller, String threadId) {
+        return new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + threadId + "' in this project");
+    }
+
+    private ResponseEntity<byte[]> json(Object body) {
+        return ResponseEntity.ok()
+                .contentType(MediaType.APPLICATION_JSON)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A run's state as a client reads it. */
+    static final class RunViews {
+
+        private RunViews() {
+        }
+
+        static RunView of(RunState run) {
+            boolean ended = run.status().isTerminal();
+            RunView.Failure error = run.errorCode() == null ? null
+                    : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
+            return new RunView(run.runId(), run.status(), run.agentId(), run.threadId(), run.mode(), run.attempt(), run.createdAt(),
+                    run.startedAt(), run.endedAt(), ended ? run.output() : null, run.usage(), error);
+        }
+    }
+}

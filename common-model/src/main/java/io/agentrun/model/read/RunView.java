@@ -1,0 +1,28 @@
+package io.agentrun.model.read;
+
+import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.event.Usage;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A run read back: {@code queued} until a worker starts it, {@code running}, then {@code completed},
+ * {@code failed}, {@code cancelled} or {@code timed_out}.
+ *
+ * @param threadId  null for a one-off run
+ * @param mode      {@code stream} or {@code one_off}
+ * @param attempt   0 while queued; 2 and more after a worker failed and another took the run over
+ * @param startedAt the latest attempt's start; null while queued
+ * @param endedAt   null until the run ends
+ * @param output    the final answer once the run ended (what a cancelled run had said so far); null before
+ * @param usage     tokens of the whole run once it ended; null before
+ * @param error     why it failed (also a refused run: {@code not_queued}); null otherwise
+ */
+public record RunView(String runId, RunStatus status, String agentId, @Nullable String threadId, @Nullable String mode,
+        int attempt, Instant createdAt, @Nullable Instant startedAt, @Nullable Instant endedAt, @Nullable String output,
+        @Nullable Usage usage, @Nullable Failure error) {
+
+    /** The run's error event (or refusal): a stable code and a message for people. */
+    public record Failure(String code, String message) {
+    }
+}
