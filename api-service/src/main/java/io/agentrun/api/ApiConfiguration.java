@@ -20,6 +20,7 @@ import io.agentrun.api.problem.ProblemResponses;
 import io.agentrun.api.run.ApiSettings;
 import io.agentrun.api.run.CommandProducer;
 import io.agentrun.api.run.RunCanceller;
+import io.agentrun.api.run.IdempotentLauncher;
 import io.agentrun.api.run.RunLauncher;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.api.run.RunAccess;
@@ -177,6 +178,11 @@ class ApiConfiguration implements WebMvcConfigurer {
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, ApiSettings settings) {
         return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership,
                 settings.refusalTimeout());
+    }
+
+    @Bean
+    IdempotentLauncher idempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec, ApiSettings settings) {
+        return new IdempotentLauncher(launcher, runs, live, codec, redis, settings);
     }
 
     @Bean

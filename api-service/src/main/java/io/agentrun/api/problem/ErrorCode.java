@@ -22,6 +22,8 @@ public enum ErrorCode {
     ALREADY_EXISTS(HttpStatus.CONFLICT, "It already exists"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     THREAD_BUSY(HttpStatus.CONFLICT, "The thread has an active run"),
+    IDEMPOTENCY_KEY_IN_USE(HttpStatus.CONFLICT, "A request with this idempotency key is in progress"),
+    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "The idempotency key was used with another request"),
     REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "The request did not arrive in time"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "The request body is too large"),
     URI_TOO_LONG(HttpStatus.URI_TOO_LONG, "The request line is too long"),

@@ -17,7 +17,7 @@ final class RequestShape implements HandlerInterceptor {
 
     /** Every request header the api reads a value from. */
     static final List<String> READ_HEADERS = List.of("x-api-key", "x-project-id", "authorization", "origin",
-            "last-event-id", "content-type", "access-control-request-method");
+            "last-event-id", "content-type", "access-control-request-method", "idempotency-key");
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {

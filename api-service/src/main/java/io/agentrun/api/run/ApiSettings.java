@@ -21,6 +21,7 @@ import org.springframework.util.unit.DataSize;
  * @param refusalTimeout     when a run's command may not have reached Kafka, how long the node keeps trying to
  *                           record in Redis that the run is refused before it answers 503 (a refusal that is
  *                           not recorded could still run; see docs/reliability.md)
+ * @param idempotencyRetention how long an {@code Idempotency-Key} names the run it started
  */
 @ConfigurationProperties("agentrun.api")
 public record ApiSettings(
@@ -32,5 +33,6 @@ public record ApiSettings(
         @DefaultValue("15m") Duration streamIdleTimeout,
         @DefaultValue("120s") Duration oneOffTimeout,
         @DefaultValue("10000") int maxQueuedEvents,
-        @DefaultValue("10s") Duration refusalTimeout) {
+        @DefaultValue("10s") Duration refusalTimeout,
+        @DefaultValue("24h") Duration idempotencyRetention) {
 }

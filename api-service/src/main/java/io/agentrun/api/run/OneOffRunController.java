@@ -40,12 +40,12 @@ public class OneOffRunController {
     private static final Logger log = LoggerFactory.getLogger(OneOffRunController.class);
 
     private final RunRequestReader reader;
-    private final RunLauncher launcher;
+    private final IdempotentLauncher launcher;
     private final RunCanceller canceller;
     private final ApiSettings settings;
     private final JsonCodec codec;
 
-    public OneOffRunController(RunRequestReader reader, RunLauncher launcher, RunCanceller canceller,
+    public OneOffRunController(RunRequestReader reader, IdempotentLauncher launcher, RunCanceller canceller,
             ApiSettings settings, JsonCodec codec) {
         this.reader = reader;
         this.launcher = launcher;
@@ -58,10 +58,11 @@ public class OneOffRunController {
     @PostMapping("/api/v1/agents/{agentId}/run")
     public ResponseEntity<byte[]> run(Caller caller, @PathVariable String agentId,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) @Nullable String accept,
+            @RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
             HttpServletRequest request) throws InterruptedException {
         var runRequest = reader.read(request);
         boolean json = wantsJson(accept);
-        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, runRequest);
+        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, runRequest, idempotencyKey, 0);
         String runId = run.command().runId();
         Outcome outcome;
         try (RunSubscription events = run.events()) {

@@ -21,6 +21,7 @@ import io.agentrun.platform.store.ThreadStore;
 import io.lettuce.core.RedisException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,12 +71,22 @@ public final class RunLauncher {
      * @param threadId the thread to continue; {@code null} starts a new one (streaming) or none (one-off)
      */
     public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request) {
+        return launch(caller, agentId, threadId, mode, request, Ids.newRunId(), runId -> true);
+    }
+
+    /**
+     * @param runId the id the run gets (an idempotency key reserved it)
+     * @param mayProduce asked once the run is recorded, just before its command is produced: false when another
+     *     request took the run's idempotency key over meanwhile; the run is then refused and never produced
+     * @throws ReservationLost when {@code mayProduce} said no
+     */
+    LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request, String runId,
+            Predicate<String> mayProduce) {
         if (agents.find(caller.projectId(), agentId).isEmpty()) {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
         requireKnownContexts(caller, request.input());
         files.requireIssued(caller.projectId(), request.input());
-        String runId = Ids.newRunId();
         spendCaps.chargeRun(caller);
         ThreadClaim claim;
         try {
@@ -89,6 +100,12 @@ public final class RunLauncher {
         RunSubscription subscription = null;
         try {
             runs.createQueued(command, caller.keyFamily());
+            if (!mayProduce.test(runId)) {
+                refuse(runId);
+                undo(command, claim, null);
+                spendCaps.refundRun(caller);
+                throw new ReservationLost();
+            }
             subscription = live.subscribe(runId, 0);
             commands.send(command);
             runs.markSent(runId);
@@ -214,5 +231,12 @@ public final class RunLauncher {
 
     private record ThreadClaim(@Nullable String threadId, boolean created) {
         static final ThreadClaim NONE = new ThreadClaim(null, false);
+    }
+
+    /** The run's idempotency key was taken over by another request before the run was produced; that one's run stands. */
+    static final class ReservationLost extends RuntimeException {
+        ReservationLost() {
+            super("the idempotency key was taken over", null, false, false);
+        }
     }
 }

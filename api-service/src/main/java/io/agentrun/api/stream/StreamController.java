@@ -6,7 +6,7 @@ import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.LaunchedRun;
 import io.agentrun.api.run.RunAccess;
-import io.agentrun.api.run.RunLauncher;
+import io.agentrun.api.run.IdempotentLauncher;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.platform.store.RunState;
@@ -39,14 +39,14 @@ import org.springframework.web.bind.annotation.RestController;
 public class StreamController {
 
     private final RunRequestReader reader;
-    private final RunLauncher launcher;
+    private final IdempotentLauncher launcher;
     private final RunAccess access;
     private final LiveEvents live;
     private final SseForwarder forwarder;
     private final NodeDrain drain;
     private final Tracer tracer;
 
-    public StreamController(RunRequestReader reader, RunLauncher launcher, RunAccess access, LiveEvents live,
+    public StreamController(RunRequestReader reader, IdempotentLauncher launcher, RunAccess access, LiveEvents live,
             SseForwarder forwarder, NodeDrain drain, Tracing tracing) {
         this.tracer = tracing.tracer();
         this.reader = reader;
@@ -62,14 +62,18 @@ public class StreamController {
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
             @RequestParam(name = "on_disconnect", required = false) @Nullable String onDisconnect,
+            @RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
+            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
         boolean cancelOnDisconnect = cancelOnDisconnect(onDisconnect);
         refuseWhileDraining();
         var runRequest = reader.read(request);
+        // A repeat of an idempotent request joins its run, from after Last-Event-ID when the client saw some of it
+        long fromSeq = lastSeen(lastEventId) + 1;
         // The run's trace starts here: the command's span, the worker's, the relay's and this stream's are in it.
         Span span = tracer.spanBuilder("agentrun.stream").setSpanKind(SpanKind.SERVER).setAttribute(Tracing.AGENT_ID, agentId).startSpan();
         try (Scope scope = span.makeCurrent()) {
-            LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest);
+            LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest, idempotencyKey, fromSeq);
             span.setAttribute(Tracing.RUN_ID, run.command().runId());
             forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
                     run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);

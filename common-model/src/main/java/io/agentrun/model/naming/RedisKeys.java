@@ -29,6 +29,14 @@ public final class RedisKeys {
         return thread(threadId) + ":runs";
     }
 
+    /**
+     * Hash (24 h): an idempotency key's record — the request's fingerprint and the run it started. Tagged by
+     * the digest of project, credential family and key, so records spread over a cluster's slots.
+     */
+    public static String idempotency(String scopedKeyDigest) {
+        return PREFIX + "idem:{" + scopedKeyDigest + "}";
+    }
+
     /** String (NX + TTL): the run that currently holds the thread. */
     public static String threadLock(String threadId) {
         return thread(threadId) + ":lock";

@@ -129,6 +129,12 @@ public final class RunStore {
                 h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class)));
     }
 
+    /** The command the run was created with (kept in its hash for the sweeper): what a repeated request joins. */
+    public Optional<RunCommand> command(String runId) {
+        String json = redis.sync().hget(RedisKeys.run(runId), COMMAND);
+        return json == null ? Optional.empty() : Optional.of(codec.decodeCommand(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     private static @Nullable Instant instantOrNull(@Nullable String text) {
         return text == null || text.isEmpty() ? null : Instant.parse(text);
     }

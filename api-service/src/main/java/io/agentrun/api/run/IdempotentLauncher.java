@@ -1,0 +1,166 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.auth.Caller;
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.stream.LiveEvents;
+import io.agentrun.api.stream.RunSubscription;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.store.RunStore;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Starts a run once per {@code Idempotency-Key}: the first request with a key starts the run; a repeat with the
+ * same key and the same request gets that run again (a stream joins it from the start or from Last-Event-ID, a
+ * one-off waits for its result); the same key with another request is refused with 422. Keys are scoped to the
+ * project and the credential family, and kept {@code agentrun.api.idempotency-retention}.
+ *
+ * <p>A request that is refused (nothing started) frees its key for the retry. A request whose api node died
+ * after reserving the key but before recording its run leaves a key naming a run that never came to be; a
+ * repeat waits {@link #STALE_AFTER} for the run to appear, then takes the key over, and checks once more that the
+ * old run did not appear meanwhile. The original request checks, just before producing its command, that the key
+ * is still its own, so at most one of the two runs is ever produced.
+ */
+public final class IdempotentLauncher {
+
+    /** Far longer than a request takes from reserving its key to recording its run (a few Redis calls). */
+    static final Duration STALE_AFTER = Duration.ofSeconds(30);
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final int MAX_LENGTH = 255;
+
+    private final RunLauncher launcher;
+    private final IdempotencyRecords records;
+    private final RunStore runs;
+    private final LiveEvents live;
+    private final JsonCodec codec;
+
+    public IdempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec,
+            io.agentrun.platform.redis.RedisConnections redis, ApiSettings settings) {
+        this.launcher = launcher;
+        this.records = new IdempotencyRecords(redis, settings.idempotencyRetention());
+        this.runs = runs;
+        this.live = live;
+        this.codec = codec;
+    }
+
+    /**
+     * @param idempotencyKey the request's {@code Idempotency-Key}, or null for none
+     * @param fromSeq where a repeated request's events start (0, or after its Last-Event-ID)
+     */
+    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request,
+            @Nullable String idempotencyKey, long fromSeq) {
+        if (idempotencyKey == null) {
+            return launcher.launch(caller, agentId, threadId, mode, request);
+        }
+        String digest = digest(caller.projectId() + "\n" + (caller.keyFamily() == null ? "secret" : caller.keyFamily())
+                + "\n" + valid(idempotencyKey));
+        String fingerprint = digest(mode + "\n" + agentId + "\n" + (threadId == null ? "" : threadId) + "\n"
+                + codec.write(request.input()) + "\n" + codec.write(request.metadata()));
+        long giveUpAt = System.currentTimeMillis() + STALE_AFTER.toMillis() + POLL.toMillis() * 100;
+        while (System.currentTimeMillis() < giveUpAt) {
+            String runId = Ids.newRunId();
+            Optional<IdempotencyRecords.Held> held = records.reserve(digest, fingerprint, runId);
+            if (held.isEmpty()) {
+                Optional<LaunchedRun> started = start(caller, agentId, threadId, mode, request, digest, runId);
+                if (started.isPresent()) {
+                    return started.get();
+                }
+                continue;
+            }
+            IdempotencyRecords.Held holder = held.get();
+            if (!holder.fingerprint().equals(fingerprint)) {
+                throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                        "this Idempotency-Key was used with another request; use a new key for a new request");
+            }
+            Optional<RunCommand> command = runs.command(holder.runId());
+            if (command.isPresent()) {
+                return join(command.get(), fromSeq);
+            }
+            if (System.currentTimeMillis() - holder.createdMs() >= STALE_AFTER.toMillis()) {
+                Optional<LaunchedRun> started = takeOver(caller, agentId, threadId, mode, request, digest, holder.runId());
+                if (started.isPresent()) {
+                    return started.get();
+                }
+                continue;
+            }
+            pause();
+        }
+        throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_IN_USE, "a request with this Idempotency-Key is still being started; retry");
+    }
+
+    private Optional<LaunchedRun> takeOver(Caller caller, String agentId, @Nullable String threadId, RunMode mode,
+            RunRequest request, String digest, String staleRunId) {
+        String runId = Ids.newRunId();
+        if (!records.takeOver(digest, staleRunId, runId)) {
+            return Optional.empty();
+        }
+        if (runs.command(staleRunId).isPresent()) {
+            // It was recorded after all, just before the take-over: it stands, and the key names it again.
+            records.takeOver(digest, runId, staleRunId);
+            return Optional.empty();
+        }
+        return start(caller, agentId, threadId, mode, request, digest, runId);
+    }
+
+    /** @return empty when another request took the key over before this run was produced */
+    private Optional<LaunchedRun> start(Caller caller, String agentId, @Nullable String threadId, RunMode mode,
+            RunRequest request, String digest, String runId) {
+        try {
+            return Optional.of(launcher.launch(caller, agentId, threadId, mode, request, runId, id -> records.holds(digest, id)));
+        } catch (RunLauncher.ReservationLost e) {
+            return Optional.empty();
+        } catch (ApiProblem e) {
+            records.release(digest, runId);
+            throw e;
+        }
+    }
+
+    private LaunchedRun join(RunCommand command, long fromSeq) {
+        RunSubscription events = live.subscribe(command.runId(), fromSeq); // live first, then the backlog
+        try {
+            events.catchUp();
+        } catch (RuntimeException e) {
+            events.close();
+            throw e;
+        }
+        return new LaunchedRun(command, events);
+    }
+
+    private static String valid(String key) {
+        if (key.isEmpty() || key.length() > MAX_LENGTH || key.isBlank()) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "Idempotency-Key must be 1 to " + MAX_LENGTH + " printable characters");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            if (key.charAt(i) < 0x20 || key.charAt(i) > 0x7e) {
+                throw new ApiProblem(ErrorCode.INVALID_REQUEST, "Idempotency-Key must be 1 to " + MAX_LENGTH + " printable characters");
+            }
+        }
+        return key;
+    }
+
+    private static String digest(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL.toMillis()); // waiting for the first request to record its run; bounded by the loop
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "interrupted while waiting for the first request with this key");
+        }
+    }
+}
