@@ -85,6 +85,15 @@ final class ApiClient {
         return send(request, HttpResponse.BodyHandlers.ofInputStream());
     }
 
+    /** A new run's stream (no thread) with extra request headers, e.g. {@code Idempotency-Key}, as it arrives. */
+    HttpResponse<InputStream> openStream(String agentId, String json, Map<String, String> headers) {
+        Map<String, String> all = new LinkedHashMap<>(headers);
+        all.putIfAbsent("content-type", "application/json");
+        HttpRequest request = request("/api/v1/agents/" + agentId + "/stream/threads", json, all)
+                .header("accept", "text/event-stream").build();
+        return send(request, HttpResponse.BodyHandlers.ofInputStream());
+    }
+
     /** {@code GET /api/v1/threads/{thread}/runs/{run}/stream}, with {@code Last-Event-ID} when given, read to its end. */
     StreamResponse join(String threadId, String runId, String lastEventId) {
         return readWhole(openJoin(threadId, runId, lastEventId));

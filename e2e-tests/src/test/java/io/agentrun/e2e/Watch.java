@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -39,6 +40,16 @@ final class Watch {
 
     static Watch stream(ApiClient client, String query) {
         HttpResponse<InputStream> response = client.openStream("assistant", null, ApiClient.body(query));
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("stream refused: " + response.statusCode());
+        }
+        return new Watch(response, response.headers().firstValue("x-thread-id").orElseThrow(),
+                response.headers().firstValue("x-run-id").orElseThrow());
+    }
+
+    /** A new run's stream sent with these headers (an {@code Idempotency-Key}, a {@code Last-Event-ID}). */
+    static Watch stream(ApiClient client, String query, Map<String, String> headers) {
+        HttpResponse<InputStream> response = client.openStream("assistant", ApiClient.body(query), headers);
         if (response.statusCode() != 200) {
             throw new IllegalStateException("stream refused: " + response.statusCode());
         }
