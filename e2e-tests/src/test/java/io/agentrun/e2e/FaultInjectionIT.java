@@ -1,6 +1,7 @@
 package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.event.EventData;
@@ -140,6 +141,29 @@ class FaultInjectionIT {
         long endedMs = watch.recoveryMs(fault);
         assertThat(endedMs).as("cancel took effect within a few seconds, not after the 40 s tool").isBetween(0L, 5000L);
         record("cancel mid-tool-call (ms to run_end)", view, endedMs);
+    }
+
+    @Test
+    @Order(8)
+    void aRetryWithItsIdempotencyKeyAfterItsApiNodeWasKilledGetsTheSameRun() {
+        // api-2 was killed in an earlier test; the stack starts it again
+        await("api-2 to serve again").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                .until(() -> stack.client(1).get("/actuator/health/readiness").statusCode() == 200);
+        Map<String, String> key = Map.of("Idempotency-Key", "fault-" + System.nanoTime());
+        Watch first = Watch.stream(stack.client(1), SLOW, key).awaitEvents(4);
+
+        long fault = System.nanoTime();
+        stack.kill9("api-2");
+        assertThat(first.awaitEnd(Duration.ofSeconds(30))).as("the connection broke").isNotNull();
+        Map<String, String> retry = new java.util.HashMap<>(key);
+        retry.put("Last-Event-ID", first.lastId());
+        Watch rest = Watch.stream(stack.client(0), SLOW, retry);
+
+        assertThat(rest.runId).as("the retry got the same run").isEqualTo(first.runId);
+        assertThat(rest.awaitEnd(RUN_LIMIT)).isNull();
+        ClientView view = view(first, rest);
+        view.assertLikeAnUndisturbedRun("Echo #1: " + SLOW);
+        record("api node killed, client retries its POST with the same Idempotency-Key", view, rest.recoveryMs(fault));
     }
 
     @Test
