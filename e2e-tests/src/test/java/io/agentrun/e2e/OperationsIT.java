@@ -167,6 +167,36 @@ class OperationsIT {
                         "ASSISTANT:Echo #2: and me", "USER:who am i", "ASSISTANT:Echo #3: who am i");
     }
 
+    @Test
+    void aDeletedThreadStaysDeletedThroughARebuildAndReplayShowsOnlyWhoDeletedItWhen() {
+        var kept = client.stream("assistant", null, ApiClient.body("keep me"));
+        var first = client.stream("assistant", null, ApiClient.body("erase me"));
+        String threadId = first.header("x-thread-id");
+        client.stream("assistant", threadId, ApiClient.body("and me"));
+        HttpResponse<String> deleted = client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null);
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+
+        pipeline.redis().sync().flushall();
+        pipeline.apiBean(Bootstrap.class).afterSingletonsInstantiated();
+        String group = (String) pipeline.properties().get("agentrun.kafka.relay-group");
+        Cli rebuilt = cli("rebuild-state", "--relay-group", group, "--force");
+        Cli replay = cli("replay", "--thread", threadId, "--format", "jsonl");
+        HttpResponse<String> admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken))
+                .get("/admin/v1/threads/" + threadId + "/events");
+
+        assertThat(rebuilt.status).as(rebuilt.err).isZero();
+        assertThat(new String(rebuilt.out, StandardCharsets.UTF_8)).contains("1 thread deletions applied");
+        assertThat(client.get("/api/v1/threads/" + threadId).statusCode()).isEqualTo(404);
+        assertThat(client.get("/api/v1/runs/" + first.header("x-run-id")).statusCode()).isEqualTo(404);
+        assertThat(pipeline.apiBean(ThreadStore.class).history(threadId)).isEmpty();
+        assertThat(pipeline.apiBean(ThreadStore.class).history(kept.header("x-thread-id"))).hasSize(2);
+        assertThat(replay.status).as(replay.err).isZero();
+        assertThat(replay.out).isEmpty();
+        assertThat(replay.err).contains("was deleted at").contains(" by ").doesNotContain("erase me");
+        assertThat(admin.statusCode()).isEqualTo(410);
+        assertThat(admin.body()).contains("thread_deleted").contains("was deleted at").doesNotContain("erase me");
+    }
+
     /** The response's bytes as the client received them, without keepalive comments (they carry no event). */
     private static byte[] eventBytes(HttpResponse<InputStream> response) throws Exception {
         try (InputStream body = response.body()) {

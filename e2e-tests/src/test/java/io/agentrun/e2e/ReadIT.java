@@ -7,6 +7,7 @@ import io.agentrun.api.auth.KeyStore;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -217,6 +218,67 @@ class ReadIT {
         assertThat(browser.get("/api/v1/threads/" + own.header("x-thread-id") + "/messages").statusCode()).isEqualTo(200);
         assertProblem(browser.get("/api/v1/runs/" + secret.header("x-run-id")), 404, "run_not_found");
         assertProblem(browser.get("/api/v1/threads/" + secret.header("x-thread-id")), 404, "thread_not_found");
+    }
+
+    @Test
+    void aDeletedThreadIsGoneAtOnceWithItsRunsAndHistory() {
+        var first = client.stream("assistant", null, ApiClient.body("forget me"));
+        String threadId = first.header("x-thread-id");
+        String runId = first.header("x-run-id");
+        var second = client.stream("assistant", threadId, ApiClient.body("and this"));
+
+        HttpResponse<String> deleted = client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null);
+
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        JsonNode body = CODEC.mapper().readTree(deleted.body());
+        assertThat(body.get("deleted").asBoolean()).isTrue();
+        assertThat(body.has("cancelled_run_id")).isFalse();
+        for (String suffix : List.of("", "/messages", "/runs")) {
+            assertProblem(client.get("/api/v1/threads/" + threadId + suffix), 404, "thread_not_found");
+        }
+        assertProblem(client.get("/api/v1/runs/" + runId), 404, "run_not_found");
+        assertProblem(client.get("/api/v1/runs/" + second.header("x-run-id")), 404, "run_not_found");
+        assertThat(client.join(threadId, runId, null).status()).isEqualTo(404);
+        assertThat(client.stream("assistant", threadId, ApiClient.body("again?")).status()).isEqualTo(404);
+        var redis = pipeline.redis().sync();
+        assertThat(redis.exists(RedisKeys.threadMessages(threadId),
+                RedisKeys.runEvents(runId))).isZero();
+        assertThat(redis.hget(RedisKeys.run(runId), "output")).isNull();
+        assertProblem(client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null), 404, "thread_not_found");
+    }
+
+    @Test
+    void deletingAThreadWithAnActiveRunCancelsItAndNothingOfItComesBack() throws Exception {
+        HttpResponse<InputStream> stream = client.openStream("assistant", null, ApiClient.body("/slow 200 one two three four five six seven"));
+        String threadId = stream.headers().firstValue("x-thread-id").orElseThrow();
+        String runId = stream.headers().firstValue("x-run-id").orElseThrow();
+        try (InputStream in = stream.body()) {
+            ApiClient.readUntil(in, e -> !"1".equals(e.id()));
+
+            HttpResponse<String> deleted = client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null);
+            assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+            assertThat(CODEC.mapper().readTree(deleted.body()).get("cancelled_run_id").asString()).isEqualTo(runId);
+        }
+        var redis = pipeline.redis().sync();
+        assertThat(redis.hget(RedisKeys.run(runId), "status")).isEqualTo("cancelled");
+        // The worker stops within a few hundred ms and writes its last events; the relay applies them to nothing.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(redis.exists(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId),
+                    RedisKeys.runEvents(runId))).isZero();
+            assertThat(redis.hget(RedisKeys.run(runId), "output")).isNull();
+        });
+        assertProblem(client.get("/api/v1/runs/" + runId), 404, "run_not_found");
+    }
+
+    @Test
+    void anotherProjectCannotDeleteAThreadAndNothingIsDeleted() {
+        var stream = client.stream("assistant", null, ApiClient.body("keep me"));
+        String threadId = stream.header("x-thread-id");
+        ApiClient other = new ApiClient(pipeline.api(0), OTHER_PROJECT, OTHER_KEY);
+
+        assertProblem(other.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null), 404, "thread_not_found");
+        assertThat(read("/api/v1/threads/" + threadId).get("message_count").asLong()).isEqualTo(2);
+        assertThat(read("/api/v1/runs/" + stream.header("x-run-id")).get("output").asString()).isEqualTo("Echo #1: keep me");
     }
 
     @ParameterizedTest

@@ -55,7 +55,12 @@ public class ThreadEventsController {
         ReplayFormat rendering = format(format, accept);
         ReplayQuery query = query(threadId, runId, from, to);
         List<ReplayedEvent> events = new ArrayList<>();
-        reader.replay(query, events::add, () -> false);
+        ThreadEventReader.Replay replay = reader.replay(query, events::add, () -> false);
+        if (replay.deleted() != null) {
+            throw new ApiProblem(ErrorCode.THREAD_DELETED, "thread " + threadId + " (project " + replay.deleted().projectId()
+                    + ") was deleted at " + replay.deleted().deletedAt() + " by " + replay.deleted().deletedBy()
+                    + "; its events stay in the topic until retention but are not shown");
+        }
         if (events.isEmpty()) {
             throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no events of thread " + Echo.of(threadId)
                     + (runId == null ? "" : " run " + Echo.of(runId)) + " in the event topic (unknown, outside the window, or past retention)");

@@ -21,6 +21,7 @@ public enum ErrorCode {
     CONTEXT_NOT_FOUND(HttpStatus.NOT_FOUND, "No such context"),
     ALREADY_EXISTS(HttpStatus.CONFLICT, "It already exists"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
+    THREAD_DELETED(HttpStatus.GONE, "The thread was deleted"),
     THREAD_BUSY(HttpStatus.CONFLICT, "The thread has an active run"),
     IDEMPOTENCY_KEY_IN_USE(HttpStatus.CONFLICT, "A request with this idempotency key is in progress"),
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "The idempotency key was used with another request"),

@@ -45,7 +45,7 @@ public final class RunAccess {
     /** The caller's run, threaded or one-off, by its id alone. */
     public RunState requireRun(Caller caller, String runId) {
         RunState run = Ids.hasShape(Ids.RUN, runId) ? runs.find(runId).orElse(null) : null;
-        if (run == null || !run.projectId().equals(caller.projectId()) || !caller.maySee(run.keyFamily())) {
+        if (run == null || run.deleted() || !run.projectId().equals(caller.projectId()) || !caller.maySee(run.keyFamily())) {
             throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "' in this project");
         }
         return run;

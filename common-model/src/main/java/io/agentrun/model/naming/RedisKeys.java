@@ -37,6 +37,11 @@ public final class RedisKeys {
         return PREFIX + "idem:{" + scopedKeyDigest + "}";
     }
 
+    /** String (JSON {@code ThreadDeleted}, kept as long as a thread): the thread was deleted; late events of it are ignored. */
+    public static String threadDeleted(String threadId) {
+        return thread(threadId) + ":deleted";
+    }
+
     /** String (NX + TTL): the run that currently holds the thread. */
     public static String threadLock(String threadId) {
         return thread(threadId) + ":lock";

@@ -6,8 +6,10 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -51,6 +53,7 @@ public final class EventApplier {
     private final RedisAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
+    private final ThreadDeletion deletion;
     private final LongAdder fenced = new LongAdder();
     /** False until the scripts are loaded on this connection, and again after any failed batch. */
     private volatile boolean scriptsLoaded;
@@ -58,6 +61,7 @@ public final class EventApplier {
     /** @param connection dedicated to this applier: its pipeline order is the apply order */
     public EventApplier(StatefulRedisConnection<String, String> connection, JsonCodec codec, StateSettings settings) {
         this.redis = connection.async();
+        this.deletion = new ThreadDeletion(codec, settings);
         this.codec = codec;
         this.settings = settings;
     }
@@ -168,6 +172,11 @@ public final class EventApplier {
         return event.traceparent().isEmpty() ? event.json() : event.traceparent() + "\n" + event.json();
     }
 
+    /** A thread's deletion, met in the topic: its state goes, and its late events are ignored from now on. */
+    public CompletableFuture<?> applyDeletion(ThreadDeleted deleted) {
+        return deletion.apply(redis, deleted);
+    }
+
     private static boolean touchesThread(EventType type) {
         return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.RUN_END;
     }
@@ -183,7 +192,7 @@ public final class EventApplier {
         };
         return THREAD_SCRIPT.call(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
-                        RedisKeys.threadRuns(threadId)},
+                        RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
                 Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
                 Integer.toString(partition),

@@ -1,6 +1,7 @@
 package io.agentrun.relay.consume;
 
 import io.agentrun.model.json.CodecException;
+import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.relay.apply.EventApplier;
@@ -13,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -143,7 +145,16 @@ public final class EventRelayLoop implements SmartLifecycle {
         // The record's timestamp is the worker's send time, within a millisecond of the event's created_at.
         long[] sentAt = new long[records.count()];
         List<Span> spans = new ArrayList<>(0);
+        // A thread's deletion splits the batch: what came before it is applied first, what follows after it.
+        CompletableFuture<?> earlier = CompletableFuture.completedFuture(null);
         for (ConsumerRecord<String, byte[]> record : records) {
+            ThreadDeleted deleted = DeletionRecords.read(codec, record);
+            if (deleted != null) {
+                List<RelayedEvent> before = List.copyOf(batch);
+                batch.clear();
+                earlier = earlier.thenCompose(done -> applier.apply(before)).thenCompose(done -> applier.applyDeletion(deleted));
+                continue;
+            }
             try {
                 RelayedEvent event = RelayedEvent.read(codec, record.value(), record.partition(), record.offset());
                 Span span = telemetry.applying(record, event);
@@ -158,7 +169,7 @@ public final class EventRelayLoop implements SmartLifecycle {
             }
         }
         try {
-            applier.apply(batch).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            earlier.thenCompose(done -> applier.apply(batch)).get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             telemetry.applied(sentAt, batch.size());
             RelayTelemetry.ended(spans, true);
             applied(records);

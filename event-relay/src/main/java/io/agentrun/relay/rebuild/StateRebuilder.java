@@ -3,6 +3,8 @@ package io.agentrun.relay.rebuild;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.CodecException;
+import io.agentrun.model.thread.ThreadDeleted;
+import io.agentrun.relay.consume.DeletionRecords;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.KafkaClients;
@@ -70,7 +72,8 @@ public final class StateRebuilder {
     }
 
     /** What a rebuild did. */
-    public record Result(long records, long events, int threads, int runs, int partitions, long skipped, Duration took) {
+    public record Result(long records, long events, int threads, int runs, int partitions, long skipped, long deletedThreads,
+            Duration took) {
     }
 
     /**
@@ -97,7 +100,7 @@ public final class StateRebuilder {
                 finished(consumer, end, progress);
             }
             return new Result(tally.records, tally.events, tally.threads.size(), tally.runs.size(), partitions.size(),
-                    tally.skipped, Duration.ofNanos(System.nanoTime() - began));
+                    tally.skipped, tally.deletedThreads, Duration.ofNanos(System.nanoTime() - began));
         }
     }
 
@@ -139,6 +142,17 @@ public final class StateRebuilder {
                 continue;
             }
             tally.records++;
+            ThreadDeleted deleted = DeletionRecords.read(codec, record);
+            if (deleted != null) {
+                // Everything before it first, then the deletion: the thread's older events do not bring it back.
+                writes.add(applier.apply(List.copyOf(batch)));
+                batch.clear();
+                await(writes);
+                writes.clear();
+                await(List.of(applier.applyDeletion(deleted)));
+                tally.deletedThreads++;
+                continue;
+            }
             RunEvent event = decode(record, tally);
             if (event != null) {
                 if (event.data() instanceof EventData.RunStart) {
@@ -210,6 +224,7 @@ public final class StateRebuilder {
         long records;
         long events;
         long skipped;
+        long deletedThreads;
         final Set<String> threads = new HashSet<>();
         final Set<String> runs = new HashSet<>();
 

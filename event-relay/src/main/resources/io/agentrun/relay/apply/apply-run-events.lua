@@ -12,13 +12,17 @@
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
 --   run_end: usage JSON
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
--- has left: a worker that lost its lease), 3 after the run's run_end (ignored).
+-- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored).
 local FIELDS = 11
 
 local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3)
   local seq = tonumber(seqText)
   local epoch = tonumber(epochText)
-  local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq')
+  local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq', 'deleted')
+  if state[5] then
+    -- its thread was deleted: nothing of the run is kept, not even a late event
+    return 3
+  end
   if epoch > 0 then
     local current = tonumber(state[1] or '0')
     if epoch < current then

@@ -2,11 +2,15 @@
 -- Kafka offset; a thread's events are on one partition in order) or an event written again (same run
 -- and seq at a later offset) changes nothing.
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock   KEYS[4] ar:thread:{id}:runs
+-- KEYS[5] ar:thread:{id}:deleted (a deleted thread takes nothing more)
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
 -- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
 -- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
 -- api has not put it there (a rebuild)
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  return 0
+end
 local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
 if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
   return 0

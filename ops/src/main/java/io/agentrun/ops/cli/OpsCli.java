@@ -115,14 +115,20 @@ public final class OpsCli {
         OpsSettings settings = OpsSettings.from(args);
         try (RedisConnections redis = redisOrNull(settings)) {
             ThreadEventReader reader = new ThreadEventReader(new KafkaClients(settings.kafka()), redis, new JsonCodec());
-            long shown = reader.replay(query, event -> {
+            ThreadEventReader.Replay replay = reader.replay(query, event -> {
                 out.print(format.render(event));
                 if (query.follow()) {
                     out.flush();
                 }
             }, running::get);
             out.flush();
-            if (shown == 0) {
+            if (replay.deleted() != null) {
+                // Who and when, never what: the events stay in the topic until retention, but are not shown.
+                err.println("agentrun replay: thread " + thread + " (project " + replay.deleted().projectId() + ") was deleted at "
+                        + replay.deleted().deletedAt() + " by " + replay.deleted().deletedBy() + "; its events are not shown");
+                return 0;
+            }
+            if (replay.events() == 0) {
                 err.println("agentrun replay: no events of thread " + thread + (query.runId() == null ? "" : " run " + query.runId())
                         + " in " + settings.kafka().eventsTopic() + " (retention " + settings.kafka().eventRetention() + ")");
                 return 1;
@@ -166,9 +172,10 @@ public final class OpsCli {
                 var connection = redis.newConnection()) {
             StateRebuilder.Result result = new StateRebuilder(kafka, connection, new JsonCodec(), settings.state())
                     .rebuild(args.time("--from"), line -> err.println("  " + line));
-            out.printf("rebuilt %d threads and %d runs from %d events (%d records, %d skipped) on %d partitions in %d ms%n",
+            out.printf("rebuilt %d threads and %d runs from %d events (%d records, %d skipped) on %d partitions in %d ms;"
+                            + " %d thread deletions applied%n",
                     result.threads(), result.runs(), result.events(), result.records(), result.skipped(), result.partitions(),
-                    result.took().toMillis());
+                    result.took().toMillis(), result.deletedThreads());
             out.println("not in the event topic, so not rebuilt: projects, agents, API keys — restart the api nodes to re-run their bootstrap");
             return 0;
         }

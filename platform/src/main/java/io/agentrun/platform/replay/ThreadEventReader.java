@@ -3,6 +3,7 @@ package io.agentrun.platform.replay;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.event.EpochFence;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -13,6 +14,7 @@ import io.agentrun.platform.store.StateSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
@@ -58,12 +61,21 @@ public final class ThreadEventReader {
     }
 
     /**
-     * Hands the query's events to {@code sink} in order until the end (or, following, until
-     * {@code keepGoing} turns false — checked between polls).
+     * What a replay showed.
      *
-     * @return how many events were handed over
+     * @param deleted the thread's deletion, when the topic holds one: then nothing of the thread is shown
+     *     (following, what was shown before the deletion came stays shown)
      */
-    public long replay(ReplayQuery query, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
+    public record Replay(long events, @Nullable ThreadDeleted deleted) {
+    }
+
+    /**
+     * Hands the query's events to {@code sink} in order until the end (or, following, until
+     * {@code keepGoing} turns false — checked between polls). A thread deleted since shows nothing: its
+     * deletion's record follows all of its events, so without following the events are held until the end
+     * of the partition is reached.
+     */
+    public Replay replay(ReplayQuery query, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
         String topic = clients.settings().eventsTopic();
         Map<String, Object> config = clients.common("agentrun-replay-" + ProcessHandle.current().pid());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -76,21 +88,36 @@ public final class ThreadEventReader {
             long end = consumer.endOffsets(List.of(partition)).get(partition);
             consumer.seek(partition, startOffset(consumer, partition, query));
             EpochFence.Tracker shown = new EpochFence.Tracker(); // a seq shown before, or of a fenced epoch, is not shown
+            List<ReplayedEvent> held = new ArrayList<>();
+            Consumer<ReplayedEvent> out = query.follow() ? sink : held::add;
             long count = 0;
             while (query.follow() ? keepGoing.getAsBoolean() : consumer.position(partition) < end) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     if (!query.follow() && record.offset() >= end) {
                         break;
                     }
+                    ThreadDeleted deleted = deletionOf(record, query.threadId());
+                    if (deleted != null) {
+                        return new Replay(query.follow() ? count : 0, deleted);
+                    }
                     ReplayedEvent event = decode(record, query.threadId());
                     if (event != null && query.admits(event) && shown.admit(event.event().runId(), event.event())) {
-                        sink.accept(event);
+                        out.accept(event);
                         count++;
                     }
                 }
             }
-            return count;
+            held.forEach(sink);
+            return new Replay(count, null);
         }
+    }
+
+    private @Nullable ThreadDeleted deletionOf(ConsumerRecord<String, byte[]> record, String threadId) {
+        Header kind = record.headers().lastHeader(ThreadDeleted.KIND_HEADER);
+        if (!threadId.equals(record.key()) || kind == null || !ThreadDeleted.KIND.equals(new String(kind.value(), StandardCharsets.UTF_8))) {
+            return null;
+        }
+        return codec.read(record.value(), ThreadDeleted.class);
     }
 
     private @Nullable ReplayedEvent decode(ConsumerRecord<String, byte[]> record, String threadId) {

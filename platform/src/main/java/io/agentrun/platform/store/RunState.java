@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param startedAt     the latest attempt's run_start, null before
  * @param endedAt       run_end, null before
  * @param usage         tokens of the whole run, from its run_end; null before
+ * @param deleted       its thread was deleted: what is left says only that
  */
 public record RunState(
         String runId,
@@ -38,5 +39,6 @@ public record RunState(
         @Nullable String keyFamily,
         @Nullable Instant startedAt,
         @Nullable Instant endedAt,
-        @Nullable Usage usage) {
+        @Nullable Usage usage,
+        boolean deleted) {
 }

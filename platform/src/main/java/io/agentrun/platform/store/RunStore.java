@@ -40,6 +40,8 @@ public final class RunStore {
     public static final String STARTED_AT = "started_at";
     /** Tokens of the whole run (JSON {@code Usage}), written with run_end. */
     public static final String USAGE = "usage";
+    /** Set when the run's thread was deleted ({@code ThreadDeletion}). */
+    public static final String DELETED = "deleted";
     public static final String KEY_FAMILY = "key_family";
     /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
     public static final String COMMAND = "command";
@@ -126,7 +128,8 @@ public final class RunStore {
                 h.get(KEY_FAMILY),
                 instantOrNull(h.get(STARTED_AT)),
                 instantOrNull(h.get(ENDED_AT)),
-                h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class)));
+                h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class),
+                h.containsKey(DELETED)));
     }
 
     /** The command the run was created with (kept in its hash for the sweeper): what a repeated request joins. */

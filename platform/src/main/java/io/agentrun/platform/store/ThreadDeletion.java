@@ -1,0 +1,73 @@
+package io.agentrun.platform.store;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.thread.ThreadDeleted;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Deletes a thread from Redis: its hash, history, lock and runs index, and of each of its runs the resume
+ * buffer and every field that holds content (input, output, error text, usage); what is left of a run says it
+ * was deleted, so that a late event of it (a cancelled run's last words) and a late claim find nothing to do. A
+ * tombstone on the thread does the same for the thread script. Idempotent: the api applies it when the thread is
+ * deleted, the relay again when it reads the deletion's record, and a rebuild when it reaches it.
+ */
+public final class ThreadDeletion {
+
+    private static final String DELETE_THREAD = """
+            redis.call('SET', KEYS[5], ARGV[1], 'PX', ARGV[2])
+            local runs = redis.call('ZRANGE', KEYS[4], 0, -1)
+            redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+            return runs
+            """;
+
+    private static final String DELETE_RUN = """
+            redis.call('DEL', KEYS[2])
+            if redis.call('EXISTS', KEYS[1]) == 0 then
+              return 0
+            end
+            local status = redis.call('HGET', KEYS[1], 'status')
+            redis.call('HDEL', KEYS[1], 'output', 'command', 'error_message', 'usage')
+            if status == 'queued' or status == 'running' then
+              redis.call('HSET', KEYS[1], 'status', 'cancelled', 'error_code', 'thread_deleted')
+            end
+            redis.call('HSET', KEYS[1], 'deleted', '1')
+            return 1
+            """;
+
+    private final JsonCodec codec;
+    private final StateSettings settings;
+
+    public ThreadDeletion(JsonCodec codec, StateSettings settings) {
+        this.codec = codec;
+        this.settings = settings;
+    }
+
+    /**
+     * @param redis the connection to apply it on: the relay's and the rebuild's own, so it falls in order between
+     *     the batches around it
+     * @return the ids of the runs whose content was deleted
+     */
+    public CompletableFuture<List<String>> apply(RedisAsyncCommands<String, String> redis, ThreadDeleted deleted) {
+        String threadId = deleted.threadId();
+        String[] keys = {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
+                RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId)};
+        return redis.<List<String>>eval(DELETE_THREAD, ScriptOutputType.MULTI, keys, codec.write(deleted),
+                        Long.toString(settings.threadRetention().toMillis()))
+                .toCompletableFuture()
+                .thenCompose(runIds -> deleteRuns(redis, runIds));
+    }
+
+    private static CompletableFuture<List<String>> deleteRuns(RedisAsyncCommands<String, String> redis, List<String> runIds) {
+        List<CompletableFuture<?>> deletes = new ArrayList<>();
+        for (String runId : runIds) {
+            deletes.add(redis.eval(DELETE_RUN, ScriptOutputType.INTEGER,
+                    new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId)}).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply(done -> runIds);
+    }
+}
