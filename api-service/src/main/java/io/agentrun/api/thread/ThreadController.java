@@ -45,7 +45,7 @@ class ThreadController {
     ResponseEntity<byte[]> delete(Caller caller, @PathVariable String threadId) {
         access.requireThread(caller, threadId);
         Optional<String> active = threads.lockHolder(threadId);
-        ThreadDeleted deleted = new ThreadDeleted(threadId, caller.projectId(), caller.label(), Instant.now());
+        ThreadDeleted deleted = new ThreadDeleted(threadId, caller.projectId(), caller.label(), Instant.now(), threads.runIds(threadId));
         deletions.delete(deleted);
         // Its last events are ignored (the run's state says deleted); cancelling stops the model and the tools.
         active.ifPresent(canceller::cancel);

@@ -6,7 +6,9 @@ import io.agentrun.model.thread.ThreadDeleted;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -59,7 +61,11 @@ public final class ThreadDeletion {
         return redis.<List<String>>eval(DELETE_THREAD, ScriptOutputType.MULTI, keys, codec.write(deleted),
                         Long.toString(settings.threadRetention().toMillis()))
                 .toCompletableFuture()
-                .thenCompose(runIds -> deleteRuns(redis, runIds));
+                .thenCompose(indexed -> {
+                    Set<String> runIds = new LinkedHashSet<>(deleted.runIds());
+                    runIds.addAll(indexed);
+                    return deleteRuns(redis, List.copyOf(runIds));
+                });
     }
 
     private static CompletableFuture<List<String>> deleteRuns(RedisAsyncCommands<String, String> redis, List<String> runIds) {

@@ -183,6 +183,11 @@ public final class ThreadStore {
                 .toList();
     }
 
+    /** Every run id the thread's index holds, oldest first. */
+    public List<String> runIds(String threadId) {
+        return redis.sync().zrange(RedisKeys.threadRuns(threadId), 0, -1);
+    }
+
     private static Instant instant(@Nullable String text) {
         return text == null ? Instant.EPOCH : Instant.parse(text);
     }
