@@ -58,13 +58,6 @@ final class IdempotencyRecords {
         return held == null || held.isEmpty() ? Optional.empty() : Optional.of(held(held));
     }
 
-    Optional<Held> find(String digest) {
-        List<String> held = redis.sync().hmget(RedisKeys.idempotency(digest), "fingerprint", "run_id", "created_ms").stream()
-                .map(value -> value.getValueOrElse(null))
-                .toList();
-        return held.get(1) == null ? Optional.empty() : Optional.of(held(held));
-    }
-
     boolean holds(String digest, String runId) {
         return runId.equals(redis.sync().hget(RedisKeys.idempotency(digest), "run_id"));
     }
