@@ -61,7 +61,14 @@ class WidgetIT {
         if (Files.isDirectory(SUITE.resolve("node_modules/playwright-core"))) {
             return;
         }
-        Process npm = new ProcessBuilder(List.of("npm", "ci", "--no-audit", "--no-fund")).directory(SUITE.toFile()).inheritIO().start();
-        assertThat(npm.waitFor(5, TimeUnit.MINUTES) && npm.exitValue() == 0).as("npm ci in " + SUITE).isTrue();
+        // Not inheritIO(): the test JVM's stdin and stdout are Failsafe's channel to Maven; npm reading or writing them
+        // corrupted it once ("std/in stream corrupted") and failed a green build.
+        Path output = Files.createTempFile("npm-ci", ".log");
+        Process npm = new ProcessBuilder(List.of("npm", "ci", "--no-audit", "--no-fund")).directory(SUITE.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        boolean installed = npm.waitFor(5, TimeUnit.MINUTES) && npm.exitValue() == 0;
+        System.out.println(Files.readString(output, StandardCharsets.UTF_8));
+        assertThat(installed).as("npm ci in " + SUITE + ":\n" + Files.readString(output, StandardCharsets.UTF_8)).isTrue();
     }
 }
