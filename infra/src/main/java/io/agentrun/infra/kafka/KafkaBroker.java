@@ -17,34 +17,42 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node KRaft Kafka broker (combined broker + controller) in a child JVM, started from the
- * {@code kafka_2.13} jars on Maven Central — no download, no Docker. Data lives in a folder of the
- * caller's choice; a folder formatted earlier is reused, so a {@link #restart()} keeps all topics.
+ * A real KRaft Kafka node (combined broker + controller) in a child JVM, started from the {@code kafka_2.13} jars
+ * on Maven Central — no download, no Docker: alone, or one of the nodes of a {@link KafkaCluster}. Data lives in a
+ * folder of the caller's choice; a folder formatted earlier is reused, so a {@link #restart()} keeps all topics.
  */
 public final class KafkaBroker implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path dataDir;
-    private final int port;
-    private final int controllerPort;
+    private final Quorum quorum;
+    private final Quorum.Node node;
     private final Path properties;
     private final boolean stopOnExit;
     private ChildProcess process;
 
-    private KafkaBroker(Path dataDir, int port, int controllerPort, boolean stopOnExit) throws IOException {
+    private KafkaBroker(Path dataDir, Quorum quorum, Quorum.Node node, boolean stopOnExit) throws IOException {
         this.stopOnExit = stopOnExit;
         this.dataDir = dataDir;
-        this.port = port;
-        this.controllerPort = controllerPort;
+        this.quorum = quorum;
+        this.node = node;
         this.properties = dataDir.resolve("server.properties");
         Files.createDirectories(dataDir);
         writeProperties();
         formatIfNeeded();
         this.process = launch();
+    }
+
+    /** Starts one node of {@code quorum} without waiting: a node of several answers only once a majority runs. */
+    static KafkaBroker launch(Path dataDir, Quorum quorum, Quorum.Node node) {
+        try {
+            return new KafkaBroker(dataDir, quorum, node, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start Kafka node " + node.id() + " in " + dataDir, e);
+        }
     }
 
     /**
@@ -62,7 +70,8 @@ public final class KafkaBroker implements AutoCloseable {
             throw new IllegalStateException("port " + port + " is already in use; is another Kafka running? Choose another port.");
         }
         try {
-            KafkaBroker broker = new KafkaBroker(dataDir, port == 0 ? Ports.freePort() : port, Ports.freePort(), stopOnExit);
+            Quorum quorum = Quorum.single(port == 0 ? Ports.freePort() : port);
+            KafkaBroker broker = new KafkaBroker(dataDir, quorum, quorum.nodes().getFirst(), stopOnExit);
             broker.awaitReady();
             return broker;
         } catch (IOException e) {
@@ -70,8 +79,14 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /** This node's client address; for a cluster's, ask the {@link KafkaCluster}. */
     public String bootstrapServers() {
-        return "localhost:" + port;
+        return "localhost:" + node.port();
+    }
+
+    /** The node id, as Kafka's metadata names it (partition leaders, replicas). */
+    public int nodeId() {
+        return node.id();
     }
 
     public long pid() {
@@ -88,6 +103,24 @@ public final class KafkaBroker implements AutoCloseable {
         awaitReady();
     }
 
+    /** Kills the node with SIGKILL and leaves it down (a lost broker); {@link #startAgain()} brings it back. */
+    public void kill() {
+        process.kill();
+    }
+
+    /** Starts a {@linkplain #kill() killed} node again on its data and ports, and waits until it serves requests. */
+    public void startAgain() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("Kafka node " + node.id() + " is running");
+        }
+        try {
+            process = launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start Kafka node " + node.id() + " again", e);
+        }
+        awaitReady();
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
@@ -100,22 +133,28 @@ public final class KafkaBroker implements AutoCloseable {
     private void writeProperties() throws IOException {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
-        p.setProperty("node.id", "1");
-        p.setProperty("controller.quorum.voters", "1@localhost:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        p.setProperty("node.id", Integer.toString(node.id()));
+        p.setProperty("controller.quorum.voters", quorum.voters());
+        p.setProperty("listeners", "PLAINTEXT://localhost:" + node.port() + ",CONTROLLER://localhost:" + node.controllerPort());
+        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + node.port());
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("log.dirs", dataDir.resolve("log").toString());
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
-        // One node: internal topics with one replica and few partitions start in a second, not ten.
+        // Alone: internal topics with one replica and few partitions start in a second, not ten. In a cluster of
+        // three or more: every topic, ours (created with the broker's default) and the internal ones, has three
+        // replicas and takes a write once two have it, so one lost broker loses nothing acknowledged.
+        String replicas = Integer.toString(quorum.replicationFactor());
+        String minInSync = Integer.toString(quorum.minInSyncReplicas());
         for (String internal : List.of("offsets.topic", "transaction.state.log", "share.coordinator.state.topic")) {
-            p.setProperty(internal + ".replication.factor", "1");
+            p.setProperty(internal + ".replication.factor", replicas);
         }
-        p.setProperty("transaction.state.log.min.isr", "1");
-        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("default.replication.factor", replicas);
+        p.setProperty("min.insync.replicas", minInSync);
+        p.setProperty("transaction.state.log.min.isr", minInSync);
+        p.setProperty("share.coordinator.state.topic.min.isr", minInSync);
         p.setProperty("offsets.topic.num.partitions", "4");
         p.setProperty("transaction.state.log.num.partitions", "4");
         p.setProperty("share.coordinator.state.topic.num.partitions", "4");
@@ -134,7 +173,7 @@ public final class KafkaBroker implements AutoCloseable {
         p.setProperty("group.share.session.timeout.ms", "6000");
         p.setProperty("group.share.record.lock.duration.ms", "15000");
         try (var out = Files.newBufferedWriter(properties)) {
-            p.store(out, "agentrun single-node KRaft broker");
+            p.store(out, "agentrun KRaft node " + node.id() + " of " + quorum.nodes().size());
         }
     }
 
@@ -144,7 +183,7 @@ public final class KafkaBroker implements AutoCloseable {
         }
         List<String> command = JavaCommand.java(List.of("-Xmx256m"), JavaCommand.infraRuntimeClasspath(),
                 "kafka.tools.StorageTool",
-                List.of("format", "-t", Uuid.randomUuid().toString(), "-c", properties.toString()));
+                List.of("format", "-t", quorum.clusterId(), "-c", properties.toString()));
         try (ChildProcess format = ChildProcess.start("kafka-format", command, Map.of(), dataDir.resolve("format.log"))) {
             Deadline.await("kafka storage format", START_TIMEOUT, Duration.ofMillis(50), () -> { }, () -> !format.isAlive());
             if (!Files.exists(dataDir.resolve("log").resolve("meta.properties"))) {
@@ -161,16 +200,16 @@ public final class KafkaBroker implements AutoCloseable {
                 JavaCommand.infraRuntimeClasspath(),
                 ParentWatch.class.getName(),
                 List.of("kafka.Kafka", properties.toString()));
-        return ChildProcess.start("kafka", command, Map.of(), dataDir.resolve("kafka.log"), stopOnExit);
+        return ChildProcess.start("kafka-" + node.id(), command, Map.of(), dataDir.resolve("kafka.log"), stopOnExit);
     }
 
-    private void awaitReady() {
+    void awaitReady() {
         Deadline.await("Kafka on " + bootstrapServers(), START_TIMEOUT, Duration.ofMillis(100),
                 process::requireAlive, this::answersMetadata);
     }
 
     private boolean answersMetadata() {
-        if (!Ports.isOpen("localhost", port)) {
+        if (!Ports.isOpen("localhost", node.port())) {
             return false;
         }
         try (Admin admin = Admin.create(Map.of(

@@ -82,6 +82,16 @@ public final class ChildProcess implements AutoCloseable {
         ChildProcess launch() throws IOException;
     }
 
+    /** SIGKILL, as a crash would (fault injection); returns once the process is gone. */
+    public void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        try {
+            process.destroyForcibly().waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Kills this process without a clean shutdown (fault injection) and starts its replacement. */
     public ChildProcess killAndRelaunch(Launcher launcher) {
         process.destroyForcibly();

@@ -1,6 +1,7 @@
 package io.agentrun.infra.testing;
 
 import io.agentrun.infra.kafka.KafkaBroker;
+import io.agentrun.infra.kafka.KafkaCluster;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.s3.S3Server;
 import java.io.IOException;
@@ -48,6 +49,15 @@ public final class RealInfrastructure implements BeforeAllCallback {
         return started().s3();
     }
 
+    /**
+     * A replicated Kafka cluster of three nodes (replication factor 3, {@code min.insync.replicas=2}), started on
+     * the first call only, for the suites that prove the pipeline on it and kill its brokers; stopped with the
+     * other servers. Suites that kill or restart its nodes bring them back before they end.
+     */
+    public static KafkaCluster kafkaCluster() {
+        return started().kafkaCluster();
+    }
+
     private static Servers started() {
         Servers current = servers;
         if (current == null) {
@@ -81,6 +91,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
         private final RedisServer redis;
         private final String redisUrl;
         private S3Server s3;
+        private KafkaCluster kafkaCluster;
 
         private Servers(Path dir, KafkaBroker kafka, RedisServer redis, String redisUrl) {
             this.dir = dir;
@@ -108,6 +119,13 @@ public final class RealInfrastructure implements BeforeAllCallback {
             return s3;
         }
 
+        synchronized KafkaCluster kafkaCluster() {
+            if (kafkaCluster == null) {
+                kafkaCluster = KafkaCluster.start(dir.resolve("kafka-cluster"), 3);
+            }
+            return kafkaCluster;
+        }
+
         @Override
         public void close() {
             synchronized (RealInfrastructure.class) {
@@ -119,6 +137,9 @@ public final class RealInfrastructure implements BeforeAllCallback {
             synchronized (this) {
                 if (s3 != null) {
                     s3.close();
+                }
+                if (kafkaCluster != null) {
+                    kafkaCluster.close();
                 }
             }
             kafka.close();
