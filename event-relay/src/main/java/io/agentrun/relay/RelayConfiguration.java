@@ -32,6 +32,9 @@ class RelayConfiguration {
         EventApplier applier = new EventApplier(applierConnection, codec, settings);
         io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
                 .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.after.gap", applier, EventApplier::afterGapCount)
+                .description("Events after a hole in their attempt (an earlier event's send failed): not applied; the run goes on "
+                        + "as another attempt").register(registry);
         return applier;
     }
 

@@ -248,6 +248,45 @@ class RelayIT {
     }
 
     @Test
+    void eventsAfterAHoleInTheirAttemptAreIgnoredAndTheNextAttemptContinuesAfterTheLastAppliedOne() throws Exception {
+        // Found with a 3-broker cluster losing a node under load (ReplicatedKafkaFaultIT): the send of seq 2 timed
+        // out while seq 3 and the run_end went through; applied, every client saw a stream with a hole.
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = threadHeldBy(threadId, runId);
+        List<String> live = listen(runId);
+        Instant now = Instant.now();
+        RunInput question = RunInput.ofQuery("mind the gap");
+        long afterGapBefore = relay.getBean(EventApplier.class).afterGapCount();
+        send(List.of(epochEvent(0, 1, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 1, question, Map.of())),
+                epochEvent(1, 1, runId, threadId, now, new EventData.MessageDelta("msg_a", "one ")),
+                // seq 2 never reached Kafka
+                epochEvent(3, 1, runId, threadId, now, new EventData.MessageFinal("msg_a", "one two three", Usage.NONE)),
+                epochEvent(4, 1, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, "one two three", Usage.NONE, 9))));
+
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> relay.getBean(EventApplier.class).afterGapCount() - afterGapBefore == 2);
+        assertThat(runs.find(runId).orElseThrow().lastSeq()).isEqualTo(1);
+        assertThat(runs.find(runId).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(threads.history(threadId)).isEmpty();
+
+        // The worker saw its send fail and handed the run back; the next claim continues after seq 1.
+        redis.sync().hset(RedisKeys.run(runId), "epoch", "2");
+        send(List.of(epochEvent(2, 2, runId, threadId, now, new EventData.RunStart(threadId, runId, "assistant", 2, question, Map.of())),
+                epochEvent(3, 2, runId, threadId, now, new EventData.MessageFinal("msg_b", "whole", Usage.NONE)),
+                epochEvent(4, 2, runId, threadId, now, new EventData.RunEnd(RunStatus.COMPLETED, "whole", Usage.NONE, 9))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(r -> r.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(runs.find(runId).orElseThrow().output()).isEqualTo("whole");
+        assertThat(redis.sync().xrange(RedisKeys.runEvents(runId), io.lettuce.core.Range.create("-", "+")))
+                .extracting(m -> CODEC.decodeEvent(m.getBody().get("e")).seq()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> live.size() == 5);
+        assertThat(live).extracting(json -> CODEC.decodeEvent(json).seq()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:mind the gap", "ASSISTANT:whole");
+    }
+
+    @Test
     void withoutTheClaimInRedisALaterEpochsRunStartTakesBackWhatTheEarlierWroteFromItsSeqOn() throws Exception {
         // What a rebuild sees: the old epoch's tail (fenced live) comes before the new epoch's run_start.
         String runId = Ids.newRunId();

@@ -49,12 +49,14 @@ public final class EventApplier {
     static final long APPLIED_BEFORE = 0;
     static final long FENCED = 2;
     static final long AFTER_END = 3;
+    static final long AFTER_GAP = 4;
 
     private final RedisAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
     private final ThreadDeletion deletion;
     private final LongAdder fenced = new LongAdder();
+    private final LongAdder afterGap = new LongAdder();
     /** False until the scripts are loaded on this connection, and again after any failed batch. */
     private volatile boolean scriptsLoaded;
 
@@ -97,6 +99,11 @@ public final class EventApplier {
     }
 
     /** Events of an epoch their run had left (a worker that lost its lease): never buffered, published or stored. */
+    /** Events ignored because an earlier event of their attempt never reached Kafka. */
+    public long afterGapCount() {
+        return afterGap.sum();
+    }
+
     public long fencedCount() {
         return fenced.sum();
     }
@@ -145,6 +152,10 @@ public final class EventApplier {
             RelayedEvent relayed = events.get(i);
             if (decision == FENCED) {
                 fenced.increment();
+                continue;
+            }
+            if (decision == AFTER_GAP) {
+                afterGap.increment();
                 continue;
             }
             if (decision == AFTER_END || relayed.event() == null) {

@@ -12,7 +12,8 @@
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
 --   run_end: usage JSON
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
--- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored).
+-- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
+-- hole in its attempt's events (ignored: nothing may follow a hole).
 local FIELDS = 11
 
 local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3)
@@ -49,11 +50,19 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
         redis.call('HSET', KEYS[1], 'status', 'running', 'last_seq', seq - 1)
         state[2] = nil
         state[3] = 'running'
+        state[4] = tostring(seq - 1)
       end
     end
   end
   if state[2] and seq > tonumber(state[2]) then
     return 3
+  end
+  if kind ~= 'run_start' and state[4] and seq > tonumber(state[4]) + 1 then
+    -- An attempt's events are numbered without gaps, so a seq past last_seq + 1 means an earlier event never
+    -- reached Kafka: its send timed out (a broker lost, say) while later ones went through. Applied, it would
+    -- leave a hole in every client's stream and in the history. Ignored, the attempt goes no further; its
+    -- worker saw the send fail and hands the run back, and the next attempt starts at last_seq + 1.
+    return 4
   end
   local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], seqText .. '-1', 'e', envelope)
   if type(added) == 'table' and added.err then
