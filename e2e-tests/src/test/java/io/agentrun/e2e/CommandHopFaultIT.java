@@ -8,17 +8,12 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -136,7 +131,7 @@ class CommandHopFaultIT {
         } catch (ConditionTimeoutException e) {
             List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
             problems.add(stuck.size() + " clients still without run_end after " + SETTLE + ":");
-            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + state(r.runId)));
+            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + RunAudit.state(redis, r.runId)));
             stuck.forEach(ResumingRun::abandon);
         }
         long settledAt = System.nanoTime();
@@ -145,9 +140,9 @@ class CommandHopFaultIT {
         Map<String, Map<String, String>> unsettled = Map.of();
         try {
             await("no run to be left queued or running in Redis").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
-                    .ignoreExceptions().until(() -> unsettledRuns().isEmpty());
+                    .ignoreExceptions().until(() -> RunAudit.unsettledRuns(redis).isEmpty());
         } catch (ConditionTimeoutException e) {
-            unsettled = unsettledRuns();
+            unsettled = RunAudit.unsettledRuns(redis);
             problems.add(unsettled.size() + " runs left queued or running in Redis after " + SETTLE + ":");
             unsettled.entrySet().stream().limit(20).forEach(s -> problems.add("  " + s.getKey() + " " + s.getValue()
                     + " client " + runs.stream().filter(r -> s.getKey().equals(r.runId)).findFirst().map(Object::toString).orElse("none")));
@@ -168,7 +163,7 @@ class CommandHopFaultIT {
             ClientView view = run.view();
             lost += Math.max(0, view.lost());
             duplicated += view.duplicates();
-            String failure = transcriptProblem(run, view);
+            String failure = RunAudit.transcriptProblem(run, view);
             List<RunEvent> events = view.events();
             if (!events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd end) {
                 endStatuses.merge(end.status().wireName(), 1, Integer::sum);
@@ -176,35 +171,20 @@ class CommandHopFaultIT {
                     completed++;
                 }
             }
-            if (view.attempts() > 1 || lastAttempt(view) > 1) {
+            if (view.attempts() > 1 || RunAudit.lastAttempt(view) > 1) {
                 retried++;
             }
             if (failure != null) {
-                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + types(view)
-                        + " state " + state(run.runId) + " topic " + topic.getOrDefault(run.runId, List.of()).stream()
+                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + RunAudit.types(view)
+                        + " state " + RunAudit.state(redis, run.runId) + " topic " + topic.getOrDefault(run.runId, List.of()).stream()
                         .map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList());
             }
         }
 
         // Refused with a run id: never executed.
-        int refusedWithId = 0;
-        Map<String, Integer> refusalStatuses = new TreeMap<>();
-        for (ResumingRun run : refused) {
-            java.util.regex.Matcher code = java.util.regex.Pattern.compile("\"code\":\"([^\"]+)\"").matcher(String.valueOf(run.refusal));
-            refusalStatuses.merge(run.status + " " + (code.find() ? code.group(1) : "?") + (run.runId == null ? "" : " +x-run-id"), 1, Integer::sum);
-            if (run.runId == null) {
-                continue;
-            }
-            refusedWithId++;
-            Map<String, String> state = redis.sync().hgetall(RedisKeys.run(run.runId));
-            List<RunEvent> written = topic.getOrDefault(run.runId, List.of());
-            boolean tombstone = state.isEmpty() || ("failed".equals(state.get("status")) && "not_queued".equals(state.get("error_code")));
-            if (!written.isEmpty() || !tombstone) {
-                problems.add("refused run " + run.runId + " (HTTP " + run.status + ") executed or is not a tombstone: "
-                        + written.size() + " events in the topic " + written.stream().map(e -> e.type().wireName()).toList()
-                        + ", state " + withoutCommand(state) + "; " + run);
-            }
-        }
+        int refusedWithId = (int) refused.stream().filter(r -> r.runId != null).count();
+        Map<String, Integer> refusalStatuses = RunAudit.refusalStatuses(refused);
+        problems.addAll(RunAudit.refusedButExecuted(refused, redis, topic));
 
         // Runs whose request got no answer: neither promise applies; say what became of them.
         Map<String, Integer> unansweredFates = new TreeMap<>();
@@ -238,55 +218,6 @@ class CommandHopFaultIT {
         assertThat(accepted).as("some runs were accepted").hasSizeGreaterThanOrEqualTo(INITIAL_RUNS / 2);
     }
 
-    /** Null when the transcript is one undisturbed run's; else what is wrong with it. */
-    private static String transcriptProblem(ResumingRun run, ClientView view) {
-        if (!run.hasRunEnd()) {
-            return "no run_end at the client";
-        }
-        List<RunEvent> events = view.events();
-        List<String> wrong = new ArrayList<>();
-        if (view.duplicates() > 0) {
-            wrong.add(view.duplicates() + " events seen twice");
-        }
-        if (view.lost() > 0) {
-            wrong.add(view.lost() + " events missing below the last id");
-        }
-        if (events.getFirst().seq() != 0) {
-            wrong.add("first seq " + events.getFirst().seq());
-        }
-        if (!(events.getLast().data() instanceof EventData.RunEnd end)) {
-            wrong.add("last event " + events.getLast().type().wireName());
-        } else {
-            if (!"completed".equals(end.status().wireName())) {
-                wrong.add("run_end " + end.status().wireName());
-            }
-            String expected = "Echo #1: " + run.query;
-            if (!expected.equals(view.answer()) || !expected.equals(end.output())) {
-                wrong.add("answer '" + view.answer() + "', output '" + end.output() + "', expected '" + expected + "'");
-            }
-        }
-        long ends = events.stream().filter(e -> e.data() instanceof EventData.RunEnd).count();
-        if (ends != 1) {
-            wrong.add(ends + " run_end events");
-        }
-        for (int i = 0; i < events.size(); i++) {
-            if (events.get(i).seq() != i) {
-                wrong.add("event " + i + " has seq " + events.get(i).seq());
-                break;
-            }
-        }
-        return wrong.isEmpty() ? null : String.join(", ", wrong);
-    }
-
-    private static int lastAttempt(ClientView view) {
-        return view.events().stream().map(RunEvent::data).filter(d -> d instanceof EventData.RunStart)
-                .map(d -> ((EventData.RunStart) d).attempt()).reduce((a, b) -> b).orElse(0);
-    }
-
-    private static String types(ClientView view) {
-        return view.events().stream().map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList().toString();
-    }
-
     private static boolean up(ApiClient node) {
         HttpResponse<String> health = node.get("/actuator/health");
         return health.statusCode() == 200 && health.body().contains("\"UP\"");
@@ -304,36 +235,5 @@ class CommandHopFaultIT {
             }
         }
         return "worker-1";
-    }
-
-    /** Every run hash in the stack's Redis whose status is queued or running (run id → hash without the command). */
-    private static Map<String, Map<String, String>> unsettledRuns() {
-        Map<String, Map<String, String>> found = new TreeMap<>();
-        ScanCursor cursor = ScanCursor.INITIAL;
-        do {
-            KeyScanCursor<String> page = redis.sync().scan(cursor, ScanArgs.Builder.matches("ar:run:{*").limit(1000));
-            for (String key : page.getKeys()) {
-                if (!key.endsWith("}")) {
-                    continue; // the run's resume buffer, not its hash
-                }
-                Map<String, String> state = redis.sync().hgetall(key);
-                String status = state.get("status");
-                if (Set.of("queued", "running").contains(String.valueOf(status))) {
-                    found.put(key.substring("ar:run:{".length(), key.length() - 1), withoutCommand(state));
-                }
-            }
-            cursor = page;
-        } while (!cursor.isFinished());
-        return found;
-    }
-
-    private static Map<String, String> state(String runId) {
-        return runId == null ? Map.of() : withoutCommand(redis.sync().hgetall(RedisKeys.run(runId)));
-    }
-
-    private static Map<String, String> withoutCommand(Map<String, String> state) {
-        Map<String, String> shown = new HashMap<>(state);
-        shown.remove("command");
-        return new TreeMap<>(shown);
     }
 }

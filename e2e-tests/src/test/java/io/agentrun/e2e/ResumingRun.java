@@ -45,6 +45,8 @@ final class ResumingRun {
     volatile long runEndNanos = -1;
     /** Every event received, over all connections, in arrival order. */
     final List<SseEvent> events = new CopyOnWriteArrayList<>();
+    /** When each of {@link #events} arrived ({@code System.nanoTime()}). */
+    final List<Long> arrivals = new CopyOnWriteArrayList<>();
     /** Connections after the first (joins), and why those that did not yield a stream failed. */
     final AtomicInteger joins = new AtomicInteger();
     final AtomicInteger broken = new AtomicInteger();
@@ -138,6 +140,7 @@ final class ResumingRun {
         try (in) {
             ApiClient.readUntil(in, event -> {
                 events.add(event);
+                arrivals.add(System.nanoTime());
                 if (event.id() != null && "run_end".equals(event.event())) {
                     runEndNanos = System.nanoTime();
                 }
@@ -148,6 +151,25 @@ final class ResumingRun {
         } finally {
             open = null;
         }
+    }
+
+    /**
+     * The longest wait for an event after {@code fault} (from the fault to the first event, then between events),
+     * in nanoseconds; 0 for a run that was not streaming at the fault.
+     */
+    long longestGapAfter(long fault) {
+        if (arrivals.isEmpty() || arrivals.getFirst() > fault || (hasRunEnd() && runEndNanos < fault)) {
+            return 0;
+        }
+        long previous = fault;
+        long longest = 0;
+        for (long arrival : arrivals) {
+            if (arrival > fault) {
+                longest = Math.max(longest, arrival - previous);
+                previous = arrival;
+            }
+        }
+        return longest;
     }
 
     boolean hasRunEnd() {

@@ -40,15 +40,20 @@ final class StackProcess implements AutoCloseable {
     }
 
     static StackProcess start(int apis, int workers, int relays, Map<String, String> environment) {
+        return start(apis, workers, relays, 1, environment);
+    }
+
+    /** @param kafkaBrokers 1, or 3 for a replicated cluster (pid files {@code kafka-1}…{@code kafka-3}) */
+    static StackProcess start(int apis, int workers, int relays, int kafkaBrokers, Map<String, String> environment) {
         try {
             Path home = Path.of("..").toAbsolutePath().normalize();
             Path state = Files.createTempDirectory("agentrun-fault");
             int apiPort = freePorts(apis);
-            int kafkaPort = Ports.freePort();
+            int kafkaPort = freePorts(kafkaBrokers);
             List<String> command = JavaCommand.java(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
                     JavaCommand.infraRuntimeClasspath(), "io.agentrun.infra.local.LocalStack",
                     List.of("--home", home.toString(), "--state-dir", state.toString(), "--apis", "" + apis,
-                            "--workers", "" + workers, "--relays", "" + relays,
+                            "--workers", "" + workers, "--relays", "" + relays, "--kafka-brokers", "" + kafkaBrokers,
                             "--api-port", "" + apiPort, "--kafka-port", "" + kafkaPort));
             Map<String, String> env = new java.util.HashMap<>(environment);
             env.put("AGENTRUN_DEV_API_KEY", API_KEY);

@@ -47,9 +47,9 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** Starts one node of {@code quorum} without waiting: a node of several answers only once a majority runs. */
-    static KafkaBroker launch(Path dataDir, Quorum quorum, Quorum.Node node) {
+    static KafkaBroker launch(Path dataDir, Quorum quorum, Quorum.Node node, boolean stopOnExit) {
         try {
-            return new KafkaBroker(dataDir, quorum, node, true);
+            return new KafkaBroker(dataDir, quorum, node, stopOnExit);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start Kafka node " + node.id() + " in " + dataDir, e);
         }
@@ -152,6 +152,12 @@ public final class KafkaBroker implements AutoCloseable {
             p.setProperty(internal + ".replication.factor", replicas);
         }
         p.setProperty("default.replication.factor", replicas);
+        if (quorum.nodes().size() > 1) {
+            // A node killed with SIGKILL loses its partitions' leadership once the controller misses its heartbeats:
+            // after 4 s here instead of Kafka's 9 s, so that local failover and the fault tests are quick.
+            p.setProperty("broker.session.timeout.ms", "4000");
+            p.setProperty("broker.heartbeat.interval.ms", "1000");
+        }
         p.setProperty("min.insync.replicas", minInSync);
         p.setProperty("transaction.state.log.min.isr", minInSync);
         p.setProperty("share.coordinator.state.topic.min.isr", minInSync);

@@ -18,17 +18,30 @@ public final class KafkaCluster implements AutoCloseable {
         this.brokers = List.copyOf(brokers);
     }
 
-    /** Starts {@code size} nodes in {@code dir/node-<id>} and waits until each serves requests. */
+    /** Starts {@code size} nodes on free ports in {@code dir/node-<id>} and waits until each serves requests. */
     public static KafkaCluster start(Path dir, int size) {
+        return start(dir, size, 0, true);
+    }
+
+    /**
+     * @param firstPort  node n listens for clients on {@code firstPort + n - 1}; 0 for free ports
+     * @param stopOnExit false when the caller stops the nodes itself, in its own order
+     */
+    public static KafkaCluster start(Path dir, int size, int firstPort, boolean stopOnExit) {
         if (size < 1) {
             throw new IllegalArgumentException("a cluster needs at least one node, not " + size);
         }
-        Quorum quorum = Quorum.of(size);
+        for (int port = firstPort; firstPort != 0 && port < firstPort + size; port++) {
+            if (io.agentrun.infra.process.Ports.isOpen("localhost", port)) {
+                throw new IllegalStateException("port " + port + " is already in use; is another Kafka running? Choose another port.");
+            }
+        }
+        Quorum quorum = Quorum.of(size, firstPort);
         List<KafkaBroker> started = new ArrayList<>();
         try {
             // All first, then wait: a node of several answers only once a majority of voters runs.
             for (Quorum.Node node : quorum.nodes()) {
-                started.add(KafkaBroker.launch(dir.resolve("node-" + node.id()), quorum, node));
+                started.add(KafkaBroker.launch(dir.resolve("node-" + node.id()), quorum, node, stopOnExit));
             }
             started.forEach(KafkaBroker::awaitReady);
             return new KafkaCluster(started);

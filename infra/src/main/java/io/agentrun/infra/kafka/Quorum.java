@@ -20,9 +20,10 @@ record Quorum(String clusterId, List<Node> nodes) {
         return new Quorum(Uuid.randomUuid().toString(), List.of(new Node(1, port, Ports.freePort())));
     }
 
-    static Quorum of(int size) {
-        return new Quorum(Uuid.randomUuid().toString(),
-                IntStream.rangeClosed(1, size).mapToObj(id -> new Node(id, Ports.freePort(), Ports.freePort())).toList());
+    /** @param firstPort node n's client port is {@code firstPort + n - 1}; 0 for free ports */
+    static Quorum of(int size, int firstPort) {
+        return new Quorum(Uuid.randomUuid().toString(), IntStream.rangeClosed(1, size)
+                .mapToObj(id -> new Node(id, firstPort == 0 ? Ports.freePort() : firstPort + id - 1, Ports.freePort())).toList());
     }
 
     /** {@code controller.quorum.voters}: {@code 1@localhost:9093,2@localhost:9095,…}. */

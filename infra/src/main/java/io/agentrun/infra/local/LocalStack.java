@@ -1,6 +1,7 @@
 package io.agentrun.infra.local;
 
 import io.agentrun.infra.kafka.KafkaBroker;
+import io.agentrun.infra.kafka.KafkaCluster;
 import io.agentrun.infra.process.ChildProcess;
 import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
@@ -43,7 +44,11 @@ public final class LocalStack {
     private final Path state;
     private final List<Service> services = new ArrayList<>();
     private RedisServer redis;
-    private KafkaBroker kafka;
+    /** One broker, or the nodes of a cluster ({@code --kafka-brokers}); pid files {@code kafka} or {@code kafka-<n>}. */
+    private List<KafkaBroker> kafka = List.of();
+    private String kafkaBootstrap;
+    /** When each dead broker was first seen dead, for {@code AGENTRUN_KAFKA_RESTART_DELAY}. */
+    private final Map<KafkaBroker, Long> kafkaDownSince = new java.util.HashMap<>();
     private DevSessionIssuer sessions;
     private DemoPage demo;
     private volatile boolean stopping;
@@ -103,15 +108,13 @@ public final class LocalStack {
             writePid("redis", redis.pid());
             redisUrl = redis.url();
         }
-        say("starting Kafka (KRaft) on localhost:" + options.kafkaPort());
-        kafka = KafkaBroker.start(state.resolve("kafka"), options.kafkaPort(), false);
-        writePid("kafka", kafka.pid());
+        startKafka();
 
         String configuredKey = System.getenv("AGENTRUN_DEV_API_KEY");
         String adminToken = adminToken();
         sessions = new DevSessionIssuer();
         Map<String, String> shared = new java.util.HashMap<>(Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+                "KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrap,
                 "REDIS_URL", redisUrl,
                 "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always"));
         // Uploaded files: on disk, served by the first api node, URLs signed with a key of this stack's own.
@@ -119,7 +122,7 @@ public final class LocalStack {
         shared.put("AGENTRUN_STORAGE_PUBLIC_URL", "http://localhost:" + options.apiPort());
         shared.put("AGENTRUN_STORAGE_SECRET", java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID());
         // For `./agentrun replay | tail | rebuild-state`, which read the same Kafka and Redis as this stack.
-        Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers()
+        Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafkaBootstrap
                 + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
         for (int i = 1; i <= options.relays(); i++) {
             service("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
@@ -175,11 +178,7 @@ public final class LocalStack {
                     redis.restart();
                     writePid("redis", redis.pid());
                 }
-                if (!kafka.isAlive() && !stopping) {
-                    say("Kafka exited; starting it again");
-                    kafka.restart();
-                    writePid("kafka", kafka.pid());
-                }
+                superviseKafka();
                 for (Service service : services) {
                     if (!service.process.isAlive() && !stopping) {
                         say(service.name + " exited; starting it again");
@@ -192,6 +191,51 @@ public final class LocalStack {
                 say("supervisor: " + e.getMessage());
             }
         }
+    }
+
+    private void startKafka() throws IOException {
+        if (options.kafkaBrokers() == 1) {
+            say("starting Kafka (KRaft) on localhost:" + options.kafkaPort());
+            KafkaBroker broker = KafkaBroker.start(state.resolve("kafka"), options.kafkaPort(), false);
+            kafka = List.of(broker);
+            kafkaBootstrap = broker.bootstrapServers();
+        } else {
+            say("starting a Kafka cluster of " + options.kafkaBrokers() + " KRaft nodes on localhost:" + options.kafkaPort()
+                    + "–" + (options.kafkaPort() + options.kafkaBrokers() - 1));
+            KafkaCluster cluster = KafkaCluster.start(state.resolve("kafka"), options.kafkaBrokers(), options.kafkaPort(), false);
+            kafka = cluster.brokers();
+            kafkaBootstrap = cluster.bootstrapServers();
+        }
+        for (KafkaBroker broker : kafka) {
+            writePid(kafkaName(broker), broker.pid());
+        }
+    }
+
+    /**
+     * Starts a dead broker again on its data and ports, at once or, with {@code AGENTRUN_KAFKA_RESTART_DELAY}
+     * (e.g. {@code 20s}), after it has been down that long: a cluster then runs without it for a while, as after a
+     * lost machine, before it comes back and catches up.
+     */
+    private void superviseKafka() throws IOException {
+        Duration delay = java.util.Optional.ofNullable(System.getenv("AGENTRUN_KAFKA_RESTART_DELAY")).filter(v -> !v.isBlank())
+                .map(v -> Duration.parse("PT" + v.strip().toUpperCase(java.util.Locale.ROOT))).orElse(Duration.ZERO);
+        for (KafkaBroker broker : kafka) {
+            if (broker.isAlive() || stopping) {
+                kafkaDownSince.remove(broker);
+                continue;
+            }
+            long since = kafkaDownSince.computeIfAbsent(broker, b -> System.nanoTime());
+            if (System.nanoTime() - since >= delay.toNanos()) {
+                say(kafkaName(broker) + " exited; starting it again");
+                broker.restart();
+                writePid(kafkaName(broker), broker.pid());
+                kafkaDownSince.remove(broker);
+            }
+        }
+    }
+
+    private String kafkaName(KafkaBroker broker) {
+        return kafka.size() == 1 ? "kafka" : "kafka-" + broker.nodeId();
     }
 
     private void service(String name, String module, Map<String, String> env, List<String> args) throws IOException {
@@ -259,7 +303,7 @@ public final class LocalStack {
                 Press Ctrl-C to stop everything.
                 %n""",
                 apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
-                options.workers(), options.relays(), kafka.bootstrapServers(), redisUrl,
+                options.workers(), options.relays(), kafkaBootstrap, redisUrl,
                 options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, api, apiKey, options.projectId());
         System.out.flush();
     }
@@ -272,9 +316,7 @@ public final class LocalStack {
         processes.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
         processes.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
         processes.parallelStream().forEach(ChildProcess::close);
-        if (kafka != null) {
-            kafka.close();
-        }
+        kafka.parallelStream().forEach(KafkaBroker::close);
         if (redis != null) {
             redis.close();
         }

@@ -8,8 +8,11 @@ import java.nio.file.Path;
  * @param home      the project checkout (service jars under {@code <module>/target/}, {@code agents.yml})
  * @param stateDir  pids, logs and data ({@code <home>/.agentrun} by default)
  * @param apis      api nodes, on ports {@code apiPort}, {@code apiPort + 1}, …
+ * @param kafkaBrokers KRaft nodes; with three or more, topics have three replicas and min.insync.replicas=2.
+ *                  Node n listens on {@code kafkaPort + n - 1}.
  */
-record StackOptions(Path home, Path stateDir, int apis, int workers, int relays, int kafkaPort, int apiPort, String projectId) {
+record StackOptions(Path home, Path stateDir, int apis, int workers, int relays, int kafkaBrokers, int kafkaPort, int apiPort,
+        String projectId) {
 
     static StackOptions parse(String[] args) {
         Path home = Path.of(".").toAbsolutePath().normalize();
@@ -17,6 +20,7 @@ record StackOptions(Path home, Path stateDir, int apis, int workers, int relays,
         int apis = 1;
         int workers = 1;
         int relays = 1;
+        int kafkaBrokers = 1;
         int kafkaPort = intEnv("AGENTRUN_KAFKA_PORT", 9092);
         int apiPort = intEnv("AGENTRUN_API_PORT", 8080);
         for (int i = 0; i < args.length; i++) {
@@ -27,15 +31,16 @@ record StackOptions(Path home, Path stateDir, int apis, int workers, int relays,
                 case "--apis" -> apis = positive(args[i], value);
                 case "--workers" -> workers = positive(args[i], value);
                 case "--relays" -> relays = positive(args[i], value);
+                case "--kafka-brokers" -> kafkaBrokers = positive(args[i], value);
                 case "--kafka-port" -> kafkaPort = positive(args[i], value);
                 case "--api-port" -> apiPort = positive(args[i], value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--api-port P] [--kafka-port P] [--state-dir DIR]");
+                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--kafka-brokers N] [--api-port P] [--kafka-port P] [--state-dir DIR]");
             }
             i++;
         }
         return new StackOptions(home, stateDir != null ? stateDir : home.resolve(".agentrun"), apis, workers, relays,
-                kafkaPort, apiPort, "demo");
+                kafkaBrokers, kafkaPort, apiPort, "demo");
     }
 
     private static String required(String option, String value) {

@@ -1,0 +1,176 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.naming.Topics;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replicated Kafka cluster losing a broker under load, with real processes: a 2 api × 2 worker × 2 relay local
+ * stack on three KRaft nodes (replication factor 3, {@code min.insync.replicas=2}) runs 200 concurrent streams, and
+ * more keep coming, when the node leading the most partitions of the command and event topics is killed with
+ * SIGKILL. The stack keeps it down for 20 s, then starts it again; it must catch up and rejoin every ISR.
+ *
+ * <p>Checked: every accepted run reaches {@code run_end} at its client exactly once, events 0..n exactly once, the
+ * undisturbed answer (clients join again with {@code Last-Event-ID} when a connection ends early); a refused run
+ * never executes; nothing is left queued or running. The figures go to {@code target/reliability-results.md}.
+ */
+class ReplicatedKafkaFaultIT {
+
+    private static final int INITIAL_RUNS = 200;
+    private static final Duration FEED_EVERY = Duration.ofMillis(100);
+    private static final Duration SETTLE = Duration.ofMinutes(3);
+    private static final Duration KEPT_DOWN = Duration.ofSeconds(20);
+    private static final String WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
+
+    static StackProcess stack;
+    static RedisConnections redis;
+    static List<ApiClient> nodes;
+
+    @BeforeAll
+    static void start() {
+        stack = StackProcess.start(2, 2, 2, 3, Map.of("AGENTRUN_KAFKA_RESTART_DELAY", KEPT_DOWN.toSeconds() + "s"));
+        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
+        nodes = List.of(stack.client(0), stack.client(1));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (redis != null) {
+            redis.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void theBrokerLeadingTheBusiestPartitionsKilledUnderLoadAndBroughtBackLosesNothing() throws Exception {
+        List<ResumingRun> runs = new CopyOnWriteArrayList<>();
+        AtomicInteger started = new AtomicInteger();
+        Runnable startOne = () -> {
+            int i = started.getAndIncrement();
+            runs.add(ResumingRun.start(nodes, i, i % 2, "/slow 200 " + WORDS + " n" + i, SETTLE));
+        };
+        for (int i = 0; i < INITIAL_RUNS; i++) {
+            startOne.run();
+        }
+        await("the first runs to stream").atMost(Duration.ofSeconds(90)).until(() ->
+                runs.stream().filter(r -> r.events.size() >= 3).count() >= INITIAL_RUNS / 2);
+
+        ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
+        feeder.scheduleAtFixedRate(startOne, 0, FEED_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        long killed;
+        long backMs;
+        long inSyncMs;
+        int victim;
+        Map<Integer, Integer> leadersBefore;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrap()))) {
+            leadersBefore = leaderCounts(partitions(admin));
+            victim = leadersBefore.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            String name = "kafka-" + victim;
+            long pid = stack.pid(name);
+            killed = System.nanoTime();
+            stack.kill9(name);
+            await("the other nodes to lead every partition").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions().until(() -> partitions(admin).stream().allMatch(p -> p.leader() != null && p.leader().id() != victim));
+            await("the stack to start " + name + " again").atMost(KEPT_DOWN.plusSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> stack.pid(name) != pid);
+            backMs = (System.nanoTime() - killed) / 1_000_000;
+            await(name + " to rejoin every in-sync replica set").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions().until(() -> partitions(admin).stream().allMatch(p -> p.isr().size() == 3));
+            inSyncMs = (System.nanoTime() - killed) / 1_000_000;
+        } finally {
+            feeder.shutdownNow();
+        }
+
+        List<String> problems = new ArrayList<>();
+        try {
+            await("every accepted run to reach run_end at its client").atMost(SETTLE).pollInterval(Duration.ofMillis(500))
+                    .until(() -> runs.stream().allMatch(r -> r.done.isDone()));
+        } catch (ConditionTimeoutException e) {
+            List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
+            problems.add(stuck.size() + " clients still without run_end after " + SETTLE + ":");
+            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + RunAudit.state(redis, r.runId)));
+            stuck.forEach(ResumingRun::abandon);
+        }
+        try {
+            await("no run to be left queued or running in Redis").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions().until(() -> RunAudit.unsettledRuns(redis).isEmpty());
+        } catch (ConditionTimeoutException e) {
+            problems.add("runs left queued or running: " + RunAudit.unsettledRuns(redis).keySet());
+        }
+
+        Map<String, List<RunEvent>> topic = EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(60));
+        List<ResumingRun> accepted = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.ACCEPTED).toList();
+        List<ResumingRun> refused = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.REFUSED).toList();
+        long unanswered = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.UNANSWERED).count();
+        long lost = 0;
+        long duplicated = 0;
+        int retried = 0;
+        for (ResumingRun run : accepted) {
+            ClientView view = run.view();
+            lost += Math.max(0, view.lost());
+            duplicated += view.duplicates();
+            if (view.attempts() > 1 || RunAudit.lastAttempt(view) > 1) {
+                retried++;
+            }
+            String failure = RunAudit.transcriptProblem(run, view);
+            if (failure != null) {
+                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + RunAudit.types(view));
+            }
+        }
+        problems.addAll(RunAudit.refusedButExecuted(refused, redis, topic));
+        long firstEventAfter = accepted.stream().flatMapToLong(r -> r.arrivals.stream().mapToLong(Long::longValue))
+                .filter(t -> t > killed).min().orElse(killed);
+        long longestGapMs = accepted.stream().mapToLong(r -> r.longestGapAfter(killed)).max().orElse(0) / 1_000_000;
+
+        String summary = String.format("REPLICATED KAFKA broker %d of 3 killed (leaders before %s): runs %d, accepted %d "
+                        + "(attempts>1 %d), refused %d %s, unanswered %d; events lost %d, duplicated %d; first event after the kill "
+                        + "%d ms; longest pause of a stream across the kill %d ms; node back %d ms, every ISR full again %d ms",
+                victim, leadersBefore, runs.size(), accepted.size(), retried, refused.size(), RunAudit.refusalStatuses(refused),
+                unanswered, lost, duplicated, (firstEventAfter - killed) / 1_000_000, longestGapMs, backMs, inSyncMs);
+        System.out.println(summary);
+        ReliabilityResults.append("| Kafka cluster (3 nodes, RF 3, min ISR 2): the node leading the most partitions killed "
+                + "under " + INITIAL_RUNS + "+ concurrent runs, back after " + KEPT_DOWN.toSeconds() + " s (" + accepted.size()
+                + " accepted, " + refused.size() + " refused; recovery = longest pause of a stream across the kill; ISR full again after "
+                + inSyncMs + " ms) | " + accepted.size() + " | " + lost + " | " + duplicated + " | " + longestGapMs + " |");
+
+        problems.forEach(p -> System.out.println("REPLICATED KAFKA PROBLEM " + p));
+        assertThat(problems).as(summary).isEmpty();
+        assertThat(accepted).as("runs were accepted").hasSizeGreaterThanOrEqualTo(INITIAL_RUNS);
+    }
+
+    /** Every partition of the command and event topics. */
+    private static List<TopicPartitionInfo> partitions(Admin admin) throws Exception {
+        Collection<String> topics = List.of(Topics.RUN_COMMANDS, Topics.THREAD_EVENTS);
+        return admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+                .flatMap(d -> d.partitions().stream()).toList();
+    }
+
+    private static Map<Integer, Integer> leaderCounts(List<TopicPartitionInfo> partitions) {
+        Map<Integer, Integer> counts = new TreeMap<>();
+        partitions.forEach(p -> counts.merge(p.leader().id(), 1, Integer::sum));
+        return counts;
+    }
+}

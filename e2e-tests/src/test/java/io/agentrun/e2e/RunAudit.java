@@ -1,0 +1,134 @@
+package io.agentrun.e2e;
+
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** What the fault suites check of each accepted run's transcript, as its client saw it over all its connections. */
+final class RunAudit {
+
+    private RunAudit() {
+    }
+
+    /** Null when the transcript is one undisturbed run's; else what is wrong with it. */
+    static String transcriptProblem(ResumingRun run, ClientView view) {
+        if (!run.hasRunEnd()) {
+            return "no run_end at the client";
+        }
+        List<RunEvent> events = view.events();
+        List<String> wrong = new ArrayList<>();
+        if (view.duplicates() > 0) {
+            wrong.add(view.duplicates() + " events seen twice");
+        }
+        if (view.lost() > 0) {
+            wrong.add(view.lost() + " events missing below the last id");
+        }
+        if (events.getFirst().seq() != 0) {
+            wrong.add("first seq " + events.getFirst().seq());
+        }
+        if (!(events.getLast().data() instanceof EventData.RunEnd end)) {
+            wrong.add("last event " + events.getLast().type().wireName());
+        } else {
+            if (!"completed".equals(end.status().wireName())) {
+                wrong.add("run_end " + end.status().wireName());
+            }
+            String expected = "Echo #1: " + run.query;
+            if (!expected.equals(view.answer()) || !expected.equals(end.output())) {
+                wrong.add("answer '" + view.answer() + "', output '" + end.output() + "', expected '" + expected + "'");
+            }
+        }
+        long ends = events.stream().filter(e -> e.data() instanceof EventData.RunEnd).count();
+        if (ends != 1) {
+            wrong.add(ends + " run_end events");
+        }
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).seq() != i) {
+                wrong.add("event " + i + " has seq " + events.get(i).seq());
+                break;
+            }
+        }
+        return wrong.isEmpty() ? null : String.join(", ", wrong);
+    }
+
+    static int lastAttempt(ClientView view) {
+        return view.events().stream().map(RunEvent::data).filter(d -> d instanceof EventData.RunStart)
+                .map(d -> ((EventData.RunStart) d).attempt()).reduce((a, b) -> b).orElse(0);
+    }
+
+    static String types(ClientView view) {
+        return view.events().stream().map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList().toString();
+    }
+
+    /** Every run hash in the stack's Redis whose status is queued or running (run id → hash without the command). */
+    static Map<String, Map<String, String>> unsettledRuns(RedisConnections redis) {
+        Map<String, Map<String, String>> found = new TreeMap<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<String> page = redis.sync().scan(cursor, ScanArgs.Builder.matches("ar:run:{*").limit(1000));
+            for (String key : page.getKeys()) {
+                if (!key.endsWith("}")) {
+                    continue; // the run's resume buffer, not its hash
+                }
+                Map<String, String> state = redis.sync().hgetall(key);
+                String status = state.get("status");
+                if (Set.of("queued", "running").contains(String.valueOf(status))) {
+                    found.put(key.substring("ar:run:{".length(), key.length() - 1), withoutCommand(state));
+                }
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return found;
+    }
+
+    static Map<String, String> state(RedisConnections redis, String runId) {
+        return runId == null ? Map.of() : withoutCommand(redis.sync().hgetall(RedisKeys.run(runId)));
+    }
+
+    static Map<String, String> withoutCommand(Map<String, String> state) {
+        Map<String, String> shown = new HashMap<>(state);
+        shown.remove("command");
+        return new TreeMap<>(shown);
+    }
+
+    /** How the refusals were answered: "status code[ +x-run-id]" → how many. */
+    static Map<String, Integer> refusalStatuses(List<ResumingRun> refused) {
+        Map<String, Integer> statuses = new TreeMap<>();
+        for (ResumingRun run : refused) {
+            java.util.regex.Matcher code = java.util.regex.Pattern.compile("\"code\":\"([^\"]+)\"").matcher(String.valueOf(run.refusal));
+            statuses.merge(run.status + " " + (code.find() ? code.group(1) : "?") + (run.runId == null ? "" : " +x-run-id"), 1, Integer::sum);
+        }
+        return statuses;
+    }
+
+    /**
+     * A problem for each refused run that executed anyway: a refusal that named a run id must leave no event in the
+     * topic and no state but a {@code not_queued} tombstone.
+     */
+    static List<String> refusedButExecuted(List<ResumingRun> refused, RedisConnections redis, Map<String, List<RunEvent>> topic) {
+        List<String> problems = new ArrayList<>();
+        for (ResumingRun run : refused) {
+            if (run.runId == null) {
+                continue;
+            }
+            Map<String, String> state = redis.sync().hgetall(io.agentrun.model.naming.RedisKeys.run(run.runId));
+            List<RunEvent> written = topic.getOrDefault(run.runId, List.of());
+            boolean tombstone = state.isEmpty() || ("failed".equals(state.get("status")) && "not_queued".equals(state.get("error_code")));
+            if (!written.isEmpty() || !tombstone) {
+                problems.add("refused run " + run.runId + " (HTTP " + run.status + ") executed or is not a tombstone: "
+                        + written.size() + " events in the topic " + written.stream().map(e -> e.type().wireName()).toList()
+                        + ", state " + withoutCommand(state) + "; " + run);
+            }
+        }
+        return problems;
+    }
+}
