@@ -65,6 +65,25 @@ class DeploymentFilesTest {
         assertThat(nginx).contains("server api-service:" + PORTS.get("api-service"), "proxy_buffering off", "proxy_http_version 1.1");
     }
 
+    @Test
+    void theKafkaClusterOverrideHasThreeVotersThreeReplicasAndTwoInSyncAndEveryServiceKnowsAllNodes() throws IOException {
+        Map<String, Object> services = map(yaml(ROOT.resolve("docker-compose.kafka-cluster.yml")).get("services"));
+        List<String> nodes = List.of("kafka", "kafka-2", "kafka-3");
+        for (int i = 0; i < nodes.size(); i++) {
+            Map<String, Object> env = map(map(services.get(nodes.get(i))).get("environment"));
+            assertThat(env.get("KAFKA_NODE_ID")).as(nodes.get(i)).isEqualTo(i + 1);
+            assertThat(env.get("KAFKA_CONTROLLER_QUORUM_VOTERS")).isEqualTo("1@kafka:9093,2@kafka-2:9093,3@kafka-3:9093");
+            assertThat(env.get("KAFKA_ADVERTISED_LISTENERS")).isEqualTo("PLAINTEXT://" + nodes.get(i) + ":9092");
+            assertThat(env).containsEntry("KAFKA_DEFAULT_REPLICATION_FACTOR", 3).containsEntry("KAFKA_MIN_INSYNC_REPLICAS", 2)
+                    .containsEntry("KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", 2).containsEntry("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", 3);
+        }
+        assertThat(map(services.get("kafka-2")).get("image")).isEqualTo("apache/kafka:" + pomProperty("kafka.version"));
+        for (String service : PORTS.keySet()) {
+            Map<String, Object> env = map(map(services.get(service)).get("environment"));
+            assertThat(env).as(service).containsEntry("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092,kafka-2:9092,kafka-3:9092");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"api-service", "run-worker", "event-relay"})
     void dockerfileCopiesItsOwnJarRunsUnprivilegedAndExposesItsPort(String service) throws IOException {

@@ -34,6 +34,17 @@ final class Pipeline implements AutoCloseable {
     private final Map<String, Object> overrides;
     private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
+    /** Pipelines started while this is set use the three-node Kafka cluster instead of the JVM's single broker. */
+    private static volatile boolean onKafkaCluster;
+
+    /**
+     * For a suite run again on the replicated Kafka cluster (replication factor 3, {@code min.insync.replicas=2}):
+     * set in its {@code @BeforeAll} before the pipeline starts, cleared in its {@code @AfterAll}.
+     */
+    static void useKafkaCluster(boolean on) {
+        onKafkaCluster = on;
+    }
+
     private Pipeline(Map<String, Object> overrides) {
         this.overrides = overrides;
     }
@@ -78,7 +89,8 @@ final class Pipeline implements AutoCloseable {
     /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
     Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();
-        p.put("agentrun.kafka.bootstrap-servers", RealInfrastructure.kafkaBootstrapServers());
+        p.put("agentrun.kafka.bootstrap-servers", onKafkaCluster
+                ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers());
         p.put("agentrun.redis.url", RealInfrastructure.redisUrl());
         p.put("agentrun.kafka.commands-topic", "agentrun.run-commands." + suffix);
         p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);

@@ -174,7 +174,7 @@ class WorkerConfiguration {
     @Bean
     EventPublisher eventPublisher(KafkaClients clients, JsonCodec codec, WorkerSettings settings, TopicProvisioner topicsReady,
             WorkerMetrics metrics) {
-        return new EventPublisher(clients, codec, settings.id() + "-events", metrics);
+        return new EventPublisher(clients, codec, settings.id() + "-events", settings.deliveryTimeout(), metrics);
     }
 
     @Bean(destroyMethod = "shutdownNow")

@@ -33,8 +33,20 @@ public final class KafkaClients {
         return config;
     }
 
-    /** String keys (thread ids), byte values (JSON). */
+    /**
+     * String keys (thread ids), byte values (JSON); a send fails once it is not acknowledged within the request
+     * timeout (the api answers 503 past it).
+     */
     public KafkaProducer<String, byte[]> producer(String clientId) {
+        return producer(clientId, settings.requestTimeout().plus(settings.lingerTime()));
+    }
+
+    /**
+     * As {@link #producer(String)}, with sends retried (each request bounded by the request timeout) until
+     * {@code deliveryTimeout}: for senders that may wait out a leader election rather than fail, like a worker's
+     * events (a failed event ends its run's attempt).
+     */
+    public KafkaProducer<String, byte[]> producer(String clientId, java.time.Duration deliveryTimeout) {
         Map<String, Object> config = common(clientId);
         int timeoutMs = (int) settings.requestTimeout().toMillis();
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -42,7 +54,8 @@ public final class KafkaClients {
         config.put(ProducerConfig.LINGER_MS_CONFIG, (int) settings.lingerTime().toMillis());
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs + (int) settings.lingerTime().toMillis());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                (int) Math.max(deliveryTimeout.toMillis(), timeoutMs + settings.lingerTime().toMillis()));
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 

@@ -30,9 +30,13 @@ public final class TopicProvisioner {
             return;
         }
         Optional<Short> replicas = s.replicationFactor() > 0 ? Optional.of(s.replicationFactor()) : Optional.empty();
-        NewTopic commands = new NewTopic(s.commandsTopic(), Optional.of(s.commandPartitions()), replicas);
-        NewTopic events = new NewTopic(s.eventsTopic(), Optional.of(s.eventPartitions()), replicas)
-                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(s.eventRetention().toMillis())));
+        // With three replicas or more, a write (acks=all) needs two of them: one broker may be lost without losing
+        // an acknowledged record, and writes go on meanwhile. Otherwise the broker's default applies.
+        Map<String, String> durability = s.replicationFactor() >= 3 ? Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2") : Map.of();
+        NewTopic commands = new NewTopic(s.commandsTopic(), Optional.of(s.commandPartitions()), replicas).configs(durability);
+        Map<String, String> eventConfigs = new java.util.HashMap<>(durability);
+        eventConfigs.put(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(s.eventRetention().toMillis()));
+        NewTopic events = new NewTopic(s.eventsTopic(), Optional.of(s.eventPartitions()), replicas).configs(eventConfigs);
         try (Admin admin = clients.admin("agentrun-topic-provisioner")) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();

@@ -28,12 +28,12 @@ public final class EventPublisher implements DisposableBean {
         void published(RunEvent event);
     }
 
-    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId) {
-        this(clients, codec, clientId, event -> { });
-    }
-
-    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, Listener listener) {
-        this.producer = clients.producer(clientId);
+    /**
+     * @param deliveryTimeout how long a send is retried before it fails (and with it the run's attempt): long
+     *                        enough to outlast a partition leader's election when a broker of a cluster is lost
+     */
+    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout, Listener listener) {
+        this.producer = clients.producer(clientId, deliveryTimeout);
         this.topic = clients.settings().eventsTopic();
         this.codec = codec;
         this.listener = listener;
