@@ -28,13 +28,16 @@ public final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final boolean stopOnExit;
     private final boolean durable;
+    /** Further {@code redis-server} options, e.g. those of a cluster node. */
+    private final List<String> options;
     private ChildProcess process;
 
-    private RedisServer(Path dir, int port, boolean stopOnExit, boolean durable) throws IOException {
+    private RedisServer(Path dir, int port, boolean stopOnExit, boolean durable, List<String> options) throws IOException {
         this.stopOnExit = stopOnExit;
         this.durable = durable;
         this.dir = dir;
         this.port = port;
+        this.options = List.copyOf(options);
         Files.createDirectories(dir);
         this.process = launch();
     }
@@ -54,8 +57,13 @@ public final class RedisServer implements AutoCloseable {
      *                whose Redis may be killed on purpose; tests of the cache-lost case use the default)
      */
     public static RedisServer start(Path dir, boolean stopOnExit, boolean durable) {
+        return start(dir, stopOnExit, durable, List.of());
+    }
+
+    /** A node of a {@link RedisCluster}: the same server with {@code options} added. */
+    static RedisServer start(Path dir, boolean stopOnExit, boolean durable, List<String> options) {
         try {
-            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable);
+            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable, options);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -75,6 +83,11 @@ public final class RedisServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** Kills the server with SIGKILL and leaves it down (a lost node); {@link #restart()} brings it back. */
+    public void kill() {
+        process.kill();
+    }
+
     /** Kills the server (fault injection: all data is lost, as after a crash of a cache) and starts it again. */
     public void restart() {
         process = process.killAndRelaunch(this::launch);
@@ -92,10 +105,11 @@ public final class RedisServer implements AutoCloseable {
 
     private ChildProcess launch() throws IOException {
         String binary = System.getenv().getOrDefault("REDIS_SERVER_BIN", "redis-server");
-        List<String> command = List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
+        List<String> command = new java.util.ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", durable ? "yes" : "no", "--appendfsync", "always",
-                "--dir", dir.toString(), "--maxclients", "10000", "--protected-mode", "no");
-        return ChildProcess.start("redis", command, Map.of(), dir.resolve("redis.log"), stopOnExit);
+                "--dir", dir.toString(), "--maxclients", "10000", "--protected-mode", "no"));
+        command.addAll(options);
+        return ChildProcess.start("redis-" + port, command, Map.of(), dir.resolve("redis.log"), stopOnExit);
     }
 
     private void awaitReady() {

@@ -6,12 +6,13 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-final class TempDirs {
+/** Deleting the folders test fixtures made. */
+public final class TempDirs {
 
     private TempDirs() {
     }
 
-    static void deleteQuietly(Path dir) {
+    public static void deleteQuietly(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

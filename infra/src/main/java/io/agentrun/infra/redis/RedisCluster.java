@@ -1,0 +1,141 @@
+package io.agentrun.infra.redis;
+
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A real Redis Cluster of {@code redis-server} processes on loopback (no Docker): primaries and their replicas,
+ * formed with {@code redis-cli --cluster create} as an operator would, each node durable (append-only file). A
+ * killed primary is replaced by its replica after {@code cluster-node-timeout} (2 s here); restarted, it rejoins
+ * as a replica from its {@code nodes.conf}.
+ */
+public final class RedisCluster implements AutoCloseable {
+
+    private static final Duration FORM_TIMEOUT = Duration.ofSeconds(60);
+    private static final String NODE_TIMEOUT_MS = "2000";
+
+    private final List<RedisServer> nodes;
+
+    private RedisCluster(List<RedisServer> nodes) {
+        this.nodes = List.copyOf(nodes);
+    }
+
+    /** Starts {@code primaries} × (1 + {@code replicasEach}) nodes in {@code dir/node-<n>} and forms the cluster. */
+    public static RedisCluster start(Path dir, int primaries, int replicasEach) {
+        if (primaries < 3) {
+            throw new IllegalArgumentException("Redis Cluster needs at least 3 primaries, not " + primaries);
+        }
+        List<RedisServer> nodes = new ArrayList<>();
+        try {
+            for (int i = 1; i <= primaries * (1 + replicasEach); i++) {
+                nodes.add(RedisServer.start(dir.resolve("node-" + i), true, true, List.of("--cluster-enabled", "yes",
+                        "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", NODE_TIMEOUT_MS,
+                        // replicas sync at once (the default waits 5 s for more replicas to share one transfer)
+                        "--repl-diskless-sync-delay", "0")));
+            }
+            RedisCluster cluster = new RedisCluster(nodes);
+            cluster.create(dir, replicasEach);
+            return cluster;
+        } catch (RuntimeException e) {
+            nodes.forEach(RedisServer::close);
+            throw e;
+        }
+    }
+
+    /** Every node, comma-separated {@code redis://} URIs: what {@code REDIS_URL} takes for a cluster. */
+    public String url() {
+        return nodes.stream().map(RedisServer::url).collect(Collectors.joining(","));
+    }
+
+    public List<RedisServer> nodes() {
+        return nodes;
+    }
+
+    /** {@code CLUSTER INFO}'s {@code cluster_state} as node {@code node} sees it: {@code ok} once every slot is served. */
+    public String state(RedisServer node) {
+        for (String line : cli(node.port(), "cluster", "info").split("\r?\n")) {
+            if (line.startsWith("cluster_state:")) {
+                return line.substring("cluster_state:".length()).strip();
+            }
+        }
+        return "unknown";
+    }
+
+    /** {@code CLUSTER NODES} as node {@code node} sees it. */
+    public String topology(RedisServer node) {
+        return cli(node.port(), "cluster", "nodes");
+    }
+
+    /** How many nodes {@code node} sees with this role flag ({@code master} or {@code slave}), failed ones excluded. */
+    public long roles(RedisServer node, String role) {
+        return topology(node).lines().map(line -> line.split(" ")).filter(fields -> fields.length > 2)
+                .map(fields -> List.of(fields[2].split(","))).filter(flags -> flags.contains(role) && !flags.contains("fail"))
+                .count();
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(RedisServer::close);
+    }
+
+    private void create(Path dir, int replicasEach) {
+        List<String> command = new ArrayList<>(List.of(redisCli(), "--cluster", "create"));
+        nodes.forEach(node -> command.add("127.0.0.1:" + node.port()));
+        command.addAll(List.of("--cluster-replicas", Integer.toString(replicasEach), "--cluster-yes"));
+        Path log = dir.resolve("cluster-create.log");
+        try (ChildProcess create = ChildProcess.start("redis-cluster-create", command, Map.of(), log)) {
+            Deadline.await("redis-cli --cluster create", FORM_TIMEOUT, Duration.ofMillis(100), () -> { }, () -> !create.isAlive());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run redis-cli (apt-get install redis-tools)", e);
+        }
+        int primaries = nodes.size() / (1 + replicasEach);
+        Deadline.await("every node to report cluster_state:ok and see " + primaries + " primaries", FORM_TIMEOUT,
+                Duration.ofMillis(200), () -> { }, () -> nodes.stream().allMatch(node -> "ok".equals(state(node))
+                        && roles(node, "master") == primaries && roles(node, "slave") == nodes.size() - primaries));
+        // A replica that never synced with its primary does not take over when the primary is lost.
+        Deadline.await("every replica to be in sync with its primary", FORM_TIMEOUT, Duration.ofMillis(200), () -> { },
+                () -> nodes.stream().filter(node -> cli(node.port(), "info", "replication").contains("role:slave"))
+                        .allMatch(node -> cli(node.port(), "info", "replication").contains("master_link_status:up")));
+        if (!readLog(log).contains("[OK] All 16384 slots covered")) {
+            throw new IllegalStateException("redis-cli --cluster create did not cover every slot; see " + log);
+        }
+    }
+
+    private static String cli(int port, String... args) {
+        List<String> command = new ArrayList<>(List.of(redisCli(), "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor();
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run redis-cli", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String redisCli() {
+        return System.getenv().getOrDefault("REDIS_CLI_BIN", "redis-cli");
+    }
+
+    private static String readLog(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
