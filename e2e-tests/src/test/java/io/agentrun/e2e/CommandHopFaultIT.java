@@ -3,14 +3,11 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.agentrun.model.event.EventData;
-import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,68 +119,19 @@ class CommandHopFaultIT {
         }
         long feedStopped = System.nanoTime();
 
-        // Every client is done: run_end received, or refused, or unanswered.
-        List<String> problems = new ArrayList<>();
-        try {
-            await("every accepted run to reach run_end at its client").atMost(SETTLE).pollInterval(Duration.ofMillis(500))
-                    .until(() -> runs.stream().allMatch(r -> r.done.isDone()));
-        } catch (ConditionTimeoutException e) {
-            List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
-            problems.add(stuck.size() + " clients still without run_end after " + SETTLE + ":");
-            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + RunAudit.state(redis, r.runId)));
-            stuck.forEach(ResumingRun::abandon);
-        }
-        long settledAt = System.nanoTime();
-
-        // Nothing left queued or running in Redis.
-        Map<String, Map<String, String>> unsettled = Map.of();
-        try {
-            await("no run to be left queued or running in Redis").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
-                    .ignoreExceptions().until(() -> RunAudit.unsettledRuns(redis).isEmpty());
-        } catch (ConditionTimeoutException e) {
-            unsettled = RunAudit.unsettledRuns(redis);
-            problems.add(unsettled.size() + " runs left queued or running in Redis after " + SETTLE + ":");
-            unsettled.entrySet().stream().limit(20).forEach(s -> problems.add("  " + s.getKey() + " " + s.getValue()
-                    + " client " + runs.stream().filter(r -> s.getKey().equals(r.runId)).findFirst().map(Object::toString).orElse("none")));
-        }
-
-        Map<String, List<RunEvent>> topic = EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(60));
-
-        // Accepted: run_end exactly once, events 0..n exactly once, the undisturbed answer.
-        List<ResumingRun> accepted = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.ACCEPTED).toList();
-        List<ResumingRun> refused = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.REFUSED).toList();
-        List<ResumingRun> unanswered = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.UNANSWERED).toList();
-        long lost = 0;
-        long duplicated = 0;
-        int completed = 0;
-        int retried = 0;
-        Map<String, Integer> endStatuses = new TreeMap<>();
-        for (ResumingRun run : accepted) {
-            ClientView view = run.view();
-            lost += Math.max(0, view.lost());
-            duplicated += view.duplicates();
-            String failure = RunAudit.transcriptProblem(run, view);
-            List<RunEvent> events = view.events();
-            if (!events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd end) {
-                endStatuses.merge(end.status().wireName(), 1, Integer::sum);
-                if (failure == null) {
-                    completed++;
-                }
-            }
-            if (view.attempts() > 1 || RunAudit.lastAttempt(view) > 1) {
-                retried++;
-            }
-            if (failure != null) {
-                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + RunAudit.types(view)
-                        + " state " + RunAudit.state(redis, run.runId) + " topic " + topic.getOrDefault(run.runId, List.of()).stream()
-                        .map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList());
-            }
-        }
-
-        // Refused with a run id: never executed.
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), SETTLE);
+        long settledAt = audit.settledAt();
+        List<String> problems = audit.problems();
+        List<ResumingRun> accepted = audit.accepted();
+        List<ResumingRun> refused = audit.refused();
+        List<ResumingRun> unanswered = audit.unanswered();
+        long lost = audit.lost();
+        long duplicated = audit.duplicated();
+        int completed = audit.clean();
+        int retried = audit.retried();
+        Map<String, Integer> endStatuses = audit.endStatuses();
         int refusedWithId = (int) refused.stream().filter(r -> r.runId != null).count();
         Map<String, Integer> refusalStatuses = RunAudit.refusalStatuses(refused);
-        problems.addAll(RunAudit.refusedButExecuted(refused, redis, topic));
 
         // Runs whose request got no answer: neither promise applies; say what became of them.
         Map<String, Integer> unansweredFates = new TreeMap<>();

@@ -3,12 +3,10 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,43 +101,14 @@ class ReplicatedKafkaFaultIT {
             feeder.shutdownNow();
         }
 
-        List<String> problems = new ArrayList<>();
-        try {
-            await("every accepted run to reach run_end at its client").atMost(SETTLE).pollInterval(Duration.ofMillis(500))
-                    .until(() -> runs.stream().allMatch(r -> r.done.isDone()));
-        } catch (ConditionTimeoutException e) {
-            List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
-            problems.add(stuck.size() + " clients still without run_end after " + SETTLE + ":");
-            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + RunAudit.state(redis, r.runId)));
-            stuck.forEach(ResumingRun::abandon);
-        }
-        try {
-            await("no run to be left queued or running in Redis").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
-                    .ignoreExceptions().until(() -> RunAudit.unsettledRuns(redis).isEmpty());
-        } catch (ConditionTimeoutException e) {
-            problems.add("runs left queued or running: " + RunAudit.unsettledRuns(redis).keySet());
-        }
-
-        Map<String, List<RunEvent>> topic = EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(60));
-        List<ResumingRun> accepted = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.ACCEPTED).toList();
-        List<ResumingRun> refused = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.REFUSED).toList();
-        long unanswered = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.UNANSWERED).count();
-        long lost = 0;
-        long duplicated = 0;
-        int retried = 0;
-        for (ResumingRun run : accepted) {
-            ClientView view = run.view();
-            lost += Math.max(0, view.lost());
-            duplicated += view.duplicates();
-            if (view.attempts() > 1 || RunAudit.lastAttempt(view) > 1) {
-                retried++;
-            }
-            String failure = RunAudit.transcriptProblem(run, view);
-            if (failure != null) {
-                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + RunAudit.types(view));
-            }
-        }
-        problems.addAll(RunAudit.refusedButExecuted(refused, redis, topic));
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), SETTLE);
+        List<String> problems = audit.problems();
+        List<ResumingRun> accepted = audit.accepted();
+        List<ResumingRun> refused = audit.refused();
+        long unanswered = audit.unanswered().size();
+        long lost = audit.lost();
+        long duplicated = audit.duplicated();
+        int retried = audit.retried();
         long firstEventAfter = accepted.stream().flatMapToLong(r -> r.arrivals.stream().mapToLong(Long::longValue))
                 .filter(t -> t > killed).min().orElse(killed);
         long longestGapMs = accepted.stream().mapToLong(r -> r.longestGapAfter(killed)).max().orElse(0) / 1_000_000;

@@ -1,5 +1,7 @@
 package io.agentrun.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.naming.RedisKeys;
@@ -7,12 +9,14 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** What the fault suites check of each accepted run's transcript, as its client saw it over all its connections. */
 final class RunAudit {
@@ -130,5 +134,79 @@ final class RunAudit {
             }
         }
         return problems;
+    }
+
+    /**
+     * What became of a load's clients once they settled.
+     *
+     * @param settledAt   when every client was done (or given up on)
+     * @param problems    every broken promise, described; empty when all were kept
+     * @param clean       accepted runs whose transcript is an undisturbed run's
+     * @param retried     accepted runs that took more than one attempt
+     * @param endStatuses run_end statuses of the accepted runs → how many
+     */
+    record Audit(long settledAt, List<String> problems, List<ResumingRun> accepted, List<ResumingRun> refused,
+            List<ResumingRun> unanswered, long lost, long duplicated, int clean, int retried, Map<String, Integer> endStatuses) {
+    }
+
+    /**
+     * Waits (up to {@code settle} each) for every client to be done and for no run to be left queued or running,
+     * then checks the promises: an accepted run's client has run_end once, events 0..n once and the undisturbed
+     * answer; a refused run never executed (nothing in the event topic, a tombstone in Redis).
+     */
+    static Audit settleAndAudit(List<ResumingRun> runs, RedisConnections redis, String kafkaBootstrap, Duration settle) {
+        List<String> problems = new ArrayList<>();
+        try {
+            await("every accepted run to reach run_end at its client").atMost(settle).pollInterval(Duration.ofMillis(500))
+                    .until(() -> runs.stream().allMatch(r -> r.done.isDone()));
+        } catch (ConditionTimeoutException e) {
+            List<ResumingRun> stuck = runs.stream().filter(r -> !r.done.isDone()).toList();
+            problems.add(stuck.size() + " clients still without run_end after " + settle + ":");
+            stuck.stream().limit(20).forEach(r -> problems.add("  " + r + " state " + state(redis, r.runId)));
+            stuck.forEach(ResumingRun::abandon);
+        }
+        long settledAt = System.nanoTime();
+        try {
+            await("no run to be left queued or running in Redis").atMost(settle).pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions().until(() -> unsettledRuns(redis).isEmpty());
+        } catch (ConditionTimeoutException e) {
+            Map<String, Map<String, String>> unsettled = unsettledRuns(redis);
+            problems.add(unsettled.size() + " runs left queued or running in Redis after " + settle + ":");
+            unsettled.entrySet().stream().limit(20).forEach(s -> problems.add("  " + s.getKey() + " " + s.getValue()
+                    + " client " + runs.stream().filter(r -> s.getKey().equals(r.runId)).findFirst().map(Object::toString).orElse("none")));
+        }
+
+        Map<String, List<RunEvent>> topic = EventTopic.readAll(kafkaBootstrap, Duration.ofSeconds(60));
+        List<ResumingRun> accepted = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.ACCEPTED).toList();
+        List<ResumingRun> refused = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.REFUSED).toList();
+        List<ResumingRun> unanswered = runs.stream().filter(r -> r.outcome == ResumingRun.Outcome.UNANSWERED).toList();
+        long lost = 0;
+        long duplicated = 0;
+        int clean = 0;
+        int retried = 0;
+        Map<String, Integer> endStatuses = new TreeMap<>();
+        for (ResumingRun run : accepted) {
+            ClientView view = run.view();
+            lost += Math.max(0, view.lost());
+            duplicated += view.duplicates();
+            String failure = transcriptProblem(run, view);
+            List<RunEvent> events = view.events();
+            if (!events.isEmpty() && events.getLast().data() instanceof EventData.RunEnd end) {
+                endStatuses.merge(end.status().wireName(), 1, Integer::sum);
+                if (failure == null) {
+                    clean++;
+                }
+            }
+            if (view.attempts() > 1 || lastAttempt(view) > 1) {
+                retried++;
+            }
+            if (failure != null) {
+                problems.add("accepted run " + run.runId + ": " + failure + "; " + run + " types " + types(view)
+                        + " state " + state(redis, run.runId) + " topic " + topic.getOrDefault(run.runId, List.of()).stream()
+                        .map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList());
+            }
+        }
+        problems.addAll(refusedButExecuted(refused, redis, topic));
+        return new Audit(settledAt, problems, accepted, refused, unanswered, lost, duplicated, clean, retried, endStatuses);
     }
 }
