@@ -36,10 +36,20 @@ final class ApiClient {
         this.credentials = credentials;
     }
 
-    /** Sends on the shared client; transport failures become unchecked, as tests cannot recover from them. */
+    /**
+     * Sends on the shared client; transport failures become unchecked, as tests cannot recover from them. Every
+     * response is checked against the OpenAPI document: a whole body here, a stream's head here and its events as
+     * they are read ({@link #readUntil}).
+     */
     private static <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return HTTP.send(request, handler);
+            HttpResponse<T> response = HTTP.send(request, handler);
+            if (response.body() instanceof String text) {
+                checkContract(response, text);
+            } else if (response.body() instanceof InputStream && isStream(response)) {
+                checkContract(response, "");
+            }
+            return response;
         } catch (IOException e) {
             throw new IllegalStateException(request.method() + " " + request.uri().getPath() + " failed", e);
         } catch (InterruptedException e) {
@@ -63,14 +73,24 @@ final class ApiClient {
         return readWhole(send(request, HttpResponse.BodyHandlers.ofInputStream()));
     }
 
+    private static void checkContract(HttpResponse<?> response, String body) {
+        OpenApiContract.V1.check(response.request().method(), response.uri(), response.statusCode(),
+                response.headers().firstValue("content-type").orElse(null), body);
+    }
+
+    private static boolean isStream(HttpResponse<?> response) {
+        return response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream");
+    }
+
     /** The whole response: parsed events when it is a stream, the body otherwise (a problem). */
     private static StreamResponse readWhole(HttpResponse<InputStream> response) {
         try (InputStream in = response.body()) {
-            if (response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream")) {
+            if (isStream(response)) {
                 return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
             }
-            return new StreamResponse(response.statusCode(), response.headers().map(), List.of(),
-                    new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            checkContract(response, body);
+            return new StreamResponse(response.statusCode(), response.headers().map(), List.of(), body);
         } catch (IOException e) {
             throw new IllegalStateException("reading the response failed", e);
         }
@@ -124,7 +144,10 @@ final class ApiClient {
         return send(request, HttpResponse.BodyHandlers.ofInputStream());
     }
 
-    /** Reads SSE events from a stream as they come, handing each to {@code consumer} until it returns false. */
+    /**
+     * Reads SSE events of a v1 stream as they come, handing each to {@code consumer} until it returns false; each
+     * is checked against the OpenAPI document's {@code StreamEvent}.
+     */
     static List<SseEvent> readUntil(InputStream in, java.util.function.Predicate<SseEvent> more) throws IOException {
         List<SseEvent> events = new ArrayList<>();
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
@@ -136,6 +159,7 @@ final class ApiClient {
             if (line.isEmpty()) {
                 if (event != null || !data.isEmpty()) {
                     SseEvent parsed = new SseEvent(id, event == null ? "message" : event, data.toString());
+                    OpenApiContract.V1.checkEvent(parsed);
                     events.add(parsed);
                     if (!more.test(parsed)) {
                         return events;

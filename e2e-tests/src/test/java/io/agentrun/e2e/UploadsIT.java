@@ -98,6 +98,10 @@ class UploadsIT {
                 pipeline.close();
             }
         }
+        // Static, so that UploadsOnKafkaClusterIT, which runs this class again in the same JVM, starts its own.
+        local = null;
+        s3 = null;
+        s3Client = null;
         org.springframework.util.FileSystemUtils.deleteRecursively(localDir.toFile());
     }
 
