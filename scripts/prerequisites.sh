@@ -14,9 +14,10 @@ apt_install() {
   }
 }
 
-# A real redis-server, unless REDIS_URL points at one already.
+# A real redis-server, unless REDIS_URL points at one already; redis-cli forms the tests' Redis Cluster.
 ensure_redis_server() {
   [ -n "${REDIS_URL:-}" ] || command -v redis-server >/dev/null || apt_install redis-server
+  command -v redis-cli >/dev/null || apt_install redis-tools
 }
 
 # The browser tests (WidgetIT): Debian's Chromium and Node.js with npm (playwright-core comes from npm).
