@@ -34,13 +34,18 @@ final class Pipeline implements AutoCloseable {
     private final Map<String, Object> overrides;
     private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
-    /** Pipelines started while this is set use the three-node Kafka cluster instead of the JVM's single broker. */
-    private static volatile boolean onKafkaCluster;
-
     /**
-     * For a suite run again on the replicated Kafka cluster (replication factor 3, {@code min.insync.replicas=2}):
-     * set in its {@code @BeforeAll} before the pipeline starts, cleared in its {@code @AfterAll}.
+     * Pipelines started while this is set use the three-node Kafka cluster instead of the JVM's single broker; set
+     * and cleared around a suite by {@link OnKafkaCluster}.
      */
+    private static volatile boolean onKafkaCluster;
+    private static volatile String lastKafka;
+
+    /** The Kafka the last pipeline context was started with. */
+    static String lastKafka() {
+        return lastKafka;
+    }
+
     static void useKafkaCluster(boolean on) {
         onKafkaCluster = on;
     }
@@ -89,8 +94,9 @@ final class Pipeline implements AutoCloseable {
     /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
     Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();
-        p.put("agentrun.kafka.bootstrap-servers", onKafkaCluster
-                ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers());
+        String kafka = onKafkaCluster ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
+        lastKafka = kafka;
+        p.put("agentrun.kafka.bootstrap-servers", kafka);
         p.put("agentrun.redis.url", RealInfrastructure.redisUrl());
         p.put("agentrun.kafka.commands-topic", "agentrun.run-commands." + suffix);
         p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);

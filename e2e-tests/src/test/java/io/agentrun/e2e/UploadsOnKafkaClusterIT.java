@@ -1,26 +1,8 @@
 package io.agentrun.e2e;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/**
- * {@link UploadsIT} again, on a three-node Kafka cluster (replication factor 3, {@code min.insync.replicas=2},
- * producers {@code acks=all}): uploads and the run path that reads them.
- */
+/** {@link UploadsIT} again, on the three-node Kafka cluster: uploads and the run path that reads them. */
+@ExtendWith(OnKafkaCluster.class)
 class UploadsOnKafkaClusterIT extends UploadsIT {
-
-    @BeforeAll
-    static void start() throws java.io.IOException {
-        Pipeline.useKafkaCluster(true);
-        UploadsIT.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        try {
-            UploadsIT.stop();
-        } finally {
-            Pipeline.useKafkaCluster(false);
-        }
-    }
 }
