@@ -175,8 +175,9 @@ class ApiConfiguration implements WebMvcConfigurer {
 
     @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, ApiSettings settings) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership,
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
+            ApiSettings settings) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership, canceller,
                 settings.refusalTimeout());
     }
 

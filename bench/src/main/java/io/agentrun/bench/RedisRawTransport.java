@@ -11,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The {@code redis-raw} baseline, the limit of the fan-out hop: the same envelopes published to a
- * channel per run on the same redis-server and received by one subscriber connection, as an api node
- * receives them.
+ * shard channel per run ({@code SPUBLISH}, as the relay does) on the same redis-server and received by one
+ * subscriber connection, as an api node receives them.
  */
 final class RedisRawTransport implements Transport {
 
@@ -31,7 +31,7 @@ final class RedisRawTransport implements Transport {
         this.subscriber = client.connectPubSub();
         subscriber.addListener(new RedisPubSubAdapter<>() {
             @Override
-            public void message(String channel, String message) {
+            public void smessage(String channel, String message) {
                 RunWatch watch = watches.get(channel);
                 if (watch != null) {
                     watch.onEvent(SseEvent.parse(message));
@@ -51,8 +51,8 @@ final class RedisRawTransport implements Transport {
         String channel = "bench:live:" + runId;
         watches.put(channel, watch);
         try {
-            subscriber.sync().subscribe(channel);
-            script.play("redis-raw", runId, runId, delayMs, envelope -> publisher.async().publish(channel, envelope));
+            subscriber.sync().ssubscribe(channel);
+            script.play("redis-raw", runId, runId, delayMs, envelope -> publisher.async().spublish(channel, envelope));
             if (!watch.awaitEnd(60_000)) {
                 throw new TimeoutException("no run_end within 60 s");
             }

@@ -83,7 +83,7 @@ final class ApiClient {
     }
 
     /** The whole response: parsed events when it is a stream, the body otherwise (a problem). */
-    private static StreamResponse readWhole(HttpResponse<InputStream> response) {
+    static StreamResponse readWhole(HttpResponse<InputStream> response) {
         try (InputStream in = response.body()) {
             if (isStream(response)) {
                 return new StreamResponse(response.statusCode(), response.headers().map(), parse(in), "");
@@ -94,6 +94,15 @@ final class ApiClient {
         } catch (IOException e) {
             throw new IllegalStateException("reading the response failed", e);
         }
+    }
+
+    /** A run on {@code threadId} with {@code ?if_busy=}, as it arrives. */
+    HttpResponse<InputStream> openStream(String agentId, String threadId, String ifBusy, String json) {
+        String path = "/api/v1/agents/" + agentId + "/stream/threads?thread_id=" + URLEncoder.encode(threadId, StandardCharsets.UTF_8)
+                + "&if_busy=" + URLEncoder.encode(ifBusy, StandardCharsets.UTF_8);
+        HttpRequest request = request(path, json, Map.of("content-type", "application/json"))
+                .header("accept", "text/event-stream").build();
+        return send(request, HttpResponse.BodyHandlers.ofInputStream());
     }
 
     /** The stream's response as it arrives, for tests that read raw bytes or hang up early. */
@@ -186,6 +195,14 @@ final class ApiClient {
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
         HttpRequest request = request("/api/v1/agents/" + agentId + "/run", json, headers).build();
         return send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code POST /api/v1/agents/{agentId}/runs[?thread_id=]}: a background run, answered 202 at once. */
+    HttpResponse<String> background(String agentId, String threadId, String json, Map<String, String> headers) {
+        String path = "/api/v1/agents/" + agentId + "/runs" + (threadId == null ? "" : "?thread_id=" + threadId);
+        Map<String, String> all = new LinkedHashMap<>(Map.of("content-type", "application/json"));
+        all.putAll(headers);
+        return exchange("POST", path, all, json);
     }
 
     /** Any request, with this client's credentials and then {@code headers} (a null value removes a header). */

@@ -5,20 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,13 +32,11 @@ import org.junit.jupiter.api.Test;
  */
 class CommandHopFaultIT {
 
-    private static final int INITIAL_RUNS = 200;
     private static final Duration FEED_EVERY = Duration.ofMillis(200);
-    private static final Duration SETTLE = Duration.ofMinutes(3);
     /** From the Kafka kill to the Redis kill. */
     private static final Duration FAULT_SPACING = Duration.ofMillis(1500);
-    private static final String WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
 
+    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
     static List<ApiClient> nodes;
@@ -51,41 +44,20 @@ class CommandHopFaultIT {
     @BeforeAll
     static void start() {
         stack = StackProcess.start(2, 2, 2, Map.of());
-        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
-        nodes = List.of(stack.client(0), stack.client(1));
+        redis = stack.redis();
+        nodes = stack.clients();
     }
 
-    @AfterAll
-    static void stop() {
-        if (redis != null) {
-            redis.close();
-        }
-        if (stack != null) {
-            stack.close();
-        }
-    }
 
     private static String query(int index) {
-        return "/slow 300 " + WORDS + " n" + index;
+        return FaultLoad.slowQuery(300, "n" + index);
     }
 
     @Test
     void acceptedRunsEndOnceRefusedRunsNeverExecuteAndNothingIsLeftRunning() {
-        List<ResumingRun> runs = new CopyOnWriteArrayList<>();
-        AtomicInteger started = new AtomicInteger();
-        Runnable startOne = () -> {
-            int i = started.getAndIncrement();
-            runs.add(ResumingRun.start(nodes, i, i % 2, query(i), SETTLE));
-        };
-        for (int i = 0; i < INITIAL_RUNS; i++) {
-            startOne.run();
-        }
         // Mid-flight before the first fault: most of the first runs are accepted and streaming.
-        await("the first runs to stream").atMost(Duration.ofSeconds(90)).until(() ->
-                runs.stream().filter(r -> r.events.size() >= 3).count() >= INITIAL_RUNS / 2);
-
-        ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
-        feeder.scheduleAtFixedRate(startOne, 0, FEED_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        FaultLoad load = FaultLoad.start(nodes, FEED_EVERY, CommandHopFaultIT::query);
+        List<ResumingRun> runs = load.runs;
         long kafkaKilled;
         long lastFault;
         Map<String, Long> faults = new LinkedHashMap<>();
@@ -115,11 +87,11 @@ class CommandHopFaultIT {
             stack.kill9AndAwaitRestart("relay-1");
             lastFault = faults.get("relay-1");
         } finally {
-            feeder.shutdownNow();
+            load.close();
         }
         long feedStopped = System.nanoTime();
 
-        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), SETTLE);
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE);
         long settledAt = audit.settledAt();
         List<String> problems = audit.problems();
         List<ResumingRun> accepted = audit.accepted();
@@ -154,7 +126,7 @@ class CommandHopFaultIT {
                 recoveryMs, drainMs, (lastFault - kafkaKilled) / 1_000_000, (settledAt - feedStopped) / 1_000_000);
         System.out.println(summary);
         ReliabilityResults.append("| Kafka killed, Redis killed while it restarts, then a worker and a relay, under "
-                + INITIAL_RUNS + "+ concurrent runs (" + accepted.size() + " accepted, " + refused.size() + " refused, "
+                + FaultLoad.INITIAL_RUNS + "+ concurrent runs (" + accepted.size() + " accepted, " + refused.size() + " refused, "
                 + unanswered.size() + " unanswered, " + retried + " with attempts > 1; recovery = Kafka kill → first run_end "
                 + "of a run posted after it) | " + accepted.size() + " | " + lost + " | " + duplicated + " | " + recoveryMs + " |");
 
@@ -162,7 +134,7 @@ class CommandHopFaultIT {
             problems.forEach(p -> System.out.println("COMMAND HOP FAULTS PROBLEM " + p));
         }
         assertThat(problems).as(summary).isEmpty();
-        assertThat(accepted).as("some runs were accepted").hasSizeGreaterThanOrEqualTo(INITIAL_RUNS / 2);
+        assertThat(accepted).as("some runs were accepted").hasSizeGreaterThanOrEqualTo(FaultLoad.INITIAL_RUNS / 2);
     }
 
     private static boolean up(ApiClient node) {

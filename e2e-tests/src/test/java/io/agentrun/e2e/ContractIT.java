@@ -119,6 +119,9 @@ class ContractIT {
         String key = "contract-" + UUID.randomUUID();
         assertThat(client.run("assistant", ApiClient.body("same"), Map.of("content-type", "application/json", "Idempotency-Key", key)).statusCode()).isEqualTo(200);
         assertThat(client.run("assistant", ApiClient.body("other"), Map.of("content-type", "application/json", "Idempotency-Key", key)).statusCode()).isEqualTo(422);
+        // Background runs.
+        assertThat(client.background("assistant", null, ApiClient.body("background"), Map.of()).statusCode()).isEqualTo(202);
+        assertThat(client.background("nobody", null, ApiClient.body("x"), Map.of()).statusCode()).isEqualTo(404);
         ApiClient stranger = new ApiClient(pipeline.api(0), pipeline.projectId, "ar_sk_test_not_a_key_" + UUID.randomUUID());
         assertThat(stranger.run("assistant", ApiClient.body("x"), Map.of("content-type", "application/json")).statusCode()).isEqualTo(401);
 

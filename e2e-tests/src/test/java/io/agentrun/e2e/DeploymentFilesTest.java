@@ -84,6 +84,26 @@ class DeploymentFilesTest {
         }
     }
 
+    @Test
+    void theRedisClusterOverrideHasSixPersistentClusterNodesFormedOnceAndEveryServiceKnowsAllNodes() throws IOException {
+        Map<String, Object> services = map(yaml(ROOT.resolve("docker-compose.redis-cluster.yml")).get("services"));
+        List<String> nodes = List.of("redis", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6");
+        for (String node : nodes) {
+            String command = String.valueOf(map(services.get(node)).get("command"));
+            assertThat(command).as(node).contains("--cluster-enabled, yes", "--appendonly, yes", "--cluster-announce-hostname, " + node + ",");
+        }
+        assertThat(String.valueOf(map(services.get("redis-2")).get("image"))).isEqualTo("redis:7.4");
+        String init = String.valueOf(map(services.get("redis-cluster-init")).get("command"));
+        assertThat(init).contains("--cluster create", "--cluster-replicas 1", "for n in " + String.join(" ", nodes) + ";");
+        String url = nodes.stream().map(n -> "redis://" + n + ":6379").collect(java.util.stream.Collectors.joining(","));
+        for (String service : PORTS.keySet()) {
+            Map<String, Object> definition = map(services.get(service));
+            assertThat(map(definition.get("environment"))).as(service).containsEntry("REDIS_URL", url);
+            assertThat(map(map(definition.get("depends_on")).get("redis-cluster-init"))).containsEntry("condition", "service_completed_successfully");
+        }
+        assertThat(io.agentrun.platform.redis.RedisSettings.of(url).isCluster()).as("the services read that list as a cluster").isTrue();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"api-service", "run-worker", "event-relay"})
     void dockerfileCopiesItsOwnJarRunsUnprivilegedAndExposesItsPort(String service) throws IOException {
@@ -162,6 +182,7 @@ class DeploymentFilesTest {
         return name.endsWith("_TIMEOUT") || name.endsWith("_RETENTION") || name.endsWith("_TTL") ? "77s"
                 : name.endsWith("_FACTOR") || name.endsWith("_IN_FLIGHT") || name.endsWith("_PARTITIONS") || name.endsWith("_RECORDS") ? "7"
                 : name.endsWith("_TOPICS") || name.endsWith("_ENABLED") ? "false"
+                : name.endsWith("_CLUSTER") ? "true"
                 : name.endsWith("_RATIO") ? "0.5" : "sample-value";
     }
 

@@ -11,14 +11,13 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -40,20 +39,16 @@ class FaultInjectionIT {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(120);
     private static final String SLOW = "/slow 400 the quick brown fox jumps over the lazy dog and keeps on running far away";
 
+    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
 
     @BeforeAll
     static void start() {
         stack = StackProcess.start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
-        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
+        redis = stack.redis();
     }
 
-    @AfterAll
-    static void stop() {
-        redis.close();
-        stack.close();
-    }
 
     /**
      * Starts a slow run on api node 0, injects {@code fault} (given the run's watch) after its 4th event, and

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a pipeline suite again on the three-node Kafka cluster (replication factor 3, {@code min.insync.replicas=2},
- * producers {@code acks=all}): {@code @ExtendWith(OnKafkaCluster.class) class XOnKafkaClusterIT extends XIT {}}. Class
+ * producers {@code acks=all}): {@code @ExtendWith({OnKafkaCluster.class, OnRedisCluster.class}) class XOnClustersIT extends XIT {}}. Class
  * extensions run before the suite's {@code @BeforeAll} and after its {@code @AfterAll}, so the suite's pipelines
  * start on the cluster and later suites on the JVM's single broker again.
  */

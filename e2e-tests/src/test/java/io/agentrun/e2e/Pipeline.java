@@ -28,6 +28,9 @@ final class Pipeline implements AutoCloseable {
     final String agentId = "assistant";
     final String adminToken = "admin-" + UUID.randomUUID();
     private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    /** Seals webhook signing secrets in this JVM's pipelines (api and relays must share it). */
+    private static final String WEBHOOK_SECRET_KEY = java.util.Base64.getEncoder().encodeToString(
+            randomKey());
     private final List<ConfigurableApplicationContext> apis = new ArrayList<>();
     private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
     private final List<ConfigurableApplicationContext> relays = new ArrayList<>();
@@ -40,6 +43,9 @@ final class Pipeline implements AutoCloseable {
      */
     private static volatile boolean onKafkaCluster;
     private static volatile String lastKafka;
+    /** Likewise for the Redis Cluster (three primaries with a replica each), set around a suite by {@link OnRedisCluster}. */
+    private static volatile boolean onRedisCluster;
+    private static volatile String lastRedis;
 
     /** The Kafka the last pipeline context was started with. */
     static String lastKafka() {
@@ -48,6 +54,15 @@ final class Pipeline implements AutoCloseable {
 
     static void useKafkaCluster(boolean on) {
         onKafkaCluster = on;
+    }
+
+    /** The Redis the last pipeline context was started with. */
+    static String lastRedis() {
+        return lastRedis;
+    }
+
+    static void useRedisCluster(boolean on) {
+        onRedisCluster = on;
     }
 
     private Pipeline(Map<String, Object> overrides) {
@@ -91,19 +106,33 @@ final class Pipeline implements AutoCloseable {
         }
     }
 
+    private static byte[] randomKey() {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return key;
+    }
+
+    String commandsTopic() {
+        return "agentrun.run-commands." + suffix;
+    }
+
     /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
     Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();
         String kafka = onKafkaCluster ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
         lastKafka = kafka;
         p.put("agentrun.kafka.bootstrap-servers", kafka);
-        p.put("agentrun.redis.url", RealInfrastructure.redisUrl());
-        p.put("agentrun.kafka.commands-topic", "agentrun.run-commands." + suffix);
+        String redis = onRedisCluster ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
+        lastRedis = redis;
+        p.put("agentrun.redis.url", redis);
+        p.put("agentrun.kafka.commands-topic", commandsTopic());
         p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);
         p.put("agentrun.kafka.command-partitions", 4);
         p.put("agentrun.kafka.event-partitions", 4);
         p.put("agentrun.kafka.worker-group", "agentrun-workers." + suffix);
         p.put("agentrun.kafka.relay-group", "agentrun-relays." + suffix);
+        p.put("agentrun.webhooks.consumer-group", "agentrun-webhooks." + suffix);
+        p.put("agentrun.webhooks.secret-key", WEBHOOK_SECRET_KEY);
         p.put("agentrun.worker.poll-timeout", "100ms");
         p.put("agentrun.relay.poll-timeout", "100ms");
         p.put("agentrun.bootstrap.project-id", projectId);

@@ -5,20 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,12 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class ReplicatedKafkaFaultIT {
 
-    private static final int INITIAL_RUNS = 200;
     private static final Duration FEED_EVERY = Duration.ofMillis(100);
-    private static final Duration SETTLE = Duration.ofMinutes(3);
     private static final Duration KEPT_DOWN = Duration.ofSeconds(20);
-    private static final String WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
 
+    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
     static List<ApiClient> nodes;
@@ -47,36 +40,15 @@ class ReplicatedKafkaFaultIT {
     @BeforeAll
     static void start() {
         stack = StackProcess.start(2, 2, 2, 3, Map.of("AGENTRUN_KAFKA_RESTART_DELAY", KEPT_DOWN.toSeconds() + "s"));
-        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
-        nodes = List.of(stack.client(0), stack.client(1));
+        redis = stack.redis();
+        nodes = stack.clients();
     }
 
-    @AfterAll
-    static void stop() {
-        if (redis != null) {
-            redis.close();
-        }
-        if (stack != null) {
-            stack.close();
-        }
-    }
 
     @Test
     void theBrokerLeadingTheBusiestPartitionsKilledUnderLoadAndBroughtBackLosesNothing() throws Exception {
-        List<ResumingRun> runs = new CopyOnWriteArrayList<>();
-        AtomicInteger started = new AtomicInteger();
-        Runnable startOne = () -> {
-            int i = started.getAndIncrement();
-            runs.add(ResumingRun.start(nodes, i, i % 2, "/slow 200 " + WORDS + " n" + i, SETTLE));
-        };
-        for (int i = 0; i < INITIAL_RUNS; i++) {
-            startOne.run();
-        }
-        await("the first runs to stream").atMost(Duration.ofSeconds(90)).until(() ->
-                runs.stream().filter(r -> r.events.size() >= 3).count() >= INITIAL_RUNS / 2);
-
-        ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
-        feeder.scheduleAtFixedRate(startOne, 0, FEED_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        FaultLoad load = FaultLoad.start(nodes, FEED_EVERY, i -> FaultLoad.slowQuery(200, "n" + i));
+        List<ResumingRun> runs = load.runs;
         long killed;
         long backMs;
         long inSyncMs;
@@ -98,10 +70,10 @@ class ReplicatedKafkaFaultIT {
                     .ignoreExceptions().until(() -> partitions(admin).stream().allMatch(p -> p.isr().size() == 3));
             inSyncMs = (System.nanoTime() - killed) / 1_000_000;
         } finally {
-            feeder.shutdownNow();
+            load.close();
         }
 
-        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), SETTLE);
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE);
         List<String> problems = audit.problems();
         List<ResumingRun> accepted = audit.accepted();
         List<ResumingRun> refused = audit.refused();
@@ -120,13 +92,13 @@ class ReplicatedKafkaFaultIT {
                 unanswered, lost, duplicated, (firstEventAfter - killed) / 1_000_000, longestGapMs, backMs, inSyncMs);
         System.out.println(summary);
         ReliabilityResults.append("| Kafka cluster (3 nodes, RF 3, min ISR 2): the node leading the most partitions killed "
-                + "under " + INITIAL_RUNS + "+ concurrent runs, back after " + KEPT_DOWN.toSeconds() + " s (" + accepted.size()
+                + "under " + FaultLoad.INITIAL_RUNS + "+ concurrent runs, back after " + KEPT_DOWN.toSeconds() + " s (" + accepted.size()
                 + " accepted, " + refused.size() + " refused; recovery = longest pause of a stream across the kill; ISR full again after "
                 + inSyncMs + " ms) | " + accepted.size() + " | " + lost + " | " + duplicated + " | " + longestGapMs + " |");
 
         problems.forEach(p -> System.out.println("REPLICATED KAFKA PROBLEM " + p));
         assertThat(problems).as(summary).isEmpty();
-        assertThat(accepted).as("runs were accepted").hasSizeGreaterThanOrEqualTo(INITIAL_RUNS);
+        assertThat(accepted).as("runs were accepted").hasSizeGreaterThanOrEqualTo(FaultLoad.INITIAL_RUNS);
     }
 
     /** Every partition of the command and event topics. */

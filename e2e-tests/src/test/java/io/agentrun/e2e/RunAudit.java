@@ -17,9 +17,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.awaitility.core.ConditionTimeoutException;
+import tools.jackson.databind.json.JsonMapper;
 
 /** What the fault suites check of each accepted run's transcript, as its client saw it over all its connections. */
 final class RunAudit {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private RunAudit() {
     }
@@ -71,6 +74,37 @@ final class RunAudit {
 
     static String types(ClientView view) {
         return view.events().stream().map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList().toString();
+    }
+
+    /**
+     * What the state rebuilt in Redis says of accepted runs, read afresh through the API: each thread's history holds
+     * exactly its one question and the undisturbed answer, and a join from the start replays events 0..n once, ending
+     * with that answer's run_end. After a failover that dropped acknowledged writes, this is what comes back from Kafka.
+     */
+    static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client) {
+        List<String> problems = new ArrayList<>();
+        for (ResumingRun run : accepted) {
+            String answer = "Echo #1: " + run.query;
+            var history = client.get("/api/v1/threads/" + run.threadId + "/messages?limit=100");
+            List<String> messages = new ArrayList<>();
+            if (history.statusCode() == 200) {
+                JSON.readTree(history.body()).get("messages")
+                        .forEach(m -> messages.add(m.get("role").asString() + ":" + m.get("content").asString()));
+            }
+            if (!messages.equals(List.of("user:" + run.query, "assistant:" + answer))) {
+                problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages);
+            }
+            ClientView replay = new ClientView();
+            replay.add(client.join(run.threadId, run.runId, null).events());
+            List<RunEvent> events = replay.events();
+            boolean whole = !events.isEmpty() && replay.duplicates() == 0 && replay.lost() == 0 && events.getFirst().seq() == 0
+                    && events.getLast().data() instanceof EventData.RunEnd end && answer.equals(end.output())
+                    && answer.equals(replay.answer());
+            if (!whole) {
+                problems.add("run " + run.runId + ": a join from the start replays " + types(replay) + " answer '" + replay.answer() + "'");
+            }
+        }
+        return problems;
     }
 
     /** Every run hash in the stack's Redis whose status is queued or running (run id → hash without the command). */

@@ -130,6 +130,10 @@ class SecurityIT {
                 browser(publishableA, SHOP), 403, "forbidden"));
         rows.add(new Row("publishable key on a secret-only endpoint (cancel)", "POST",
                 "/api/v1/threads/" + threadA + "/runs/" + runA + "/cancel", browser(publishableA, SHOP), 403, "forbidden"));
+        rows.add(new Row("publishable key starting a background run", "POST", "/api/v1/agents/assistant/runs",
+                browser(publishableA, SHOP), 403, "forbidden"));
+        rows.add(new Row("background run continuing another project's thread", "POST", "/api/v1/agents/assistant/runs?thread_id=" + threadA,
+                key(secretB, projectB), 404, "thread_not_found"));
         rows.add(new Row("publishable key without Origin", "POST", stream, Map.of("x-api-key", publishableA), 403, "forbidden"));
         rows.add(new Row("publishable key from a foreign Origin", "POST", stream, browser(publishableA, FOREIGN), 403, "forbidden"));
         rows.add(new Row("publishable key with another project's id", "POST", stream,

@@ -4,6 +4,8 @@ import io.agentrun.infra.process.ChildProcess;
 import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.Ports;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * The local stack ({@code ./agentrun local}) as a child process on free ports, for fault injection with
@@ -27,14 +30,17 @@ final class StackProcess implements AutoCloseable {
 
     final Path state;
     final int apiPort;
+    final int apis;
     final int kafkaPort;
     private final ChildProcess process;
+    private RedisConnections redisClient;
     private String kafka;
     private String redis;
 
-    private StackProcess(Path state, int apiPort, int kafkaPort, ChildProcess process) {
+    private StackProcess(Path state, int apiPort, int apis, int kafkaPort, ChildProcess process) {
         this.state = state;
         this.apiPort = apiPort;
+        this.apis = apis;
         this.kafkaPort = kafkaPort;
         this.process = process;
     }
@@ -57,8 +63,10 @@ final class StackProcess implements AutoCloseable {
                             "--api-port", "" + apiPort, "--kafka-port", "" + kafkaPort));
             Map<String, String> env = new java.util.HashMap<>(environment);
             env.put("AGENTRUN_DEV_API_KEY", API_KEY);
-            env.remove("REDIS_URL");
-            StackProcess stack = new StackProcess(state, apiPort, kafkaPort,
+            // The stack starts its own redis-server unless the caller names one (a test's Redis Cluster); a REDIS_URL
+            // this JVM inherited must not leak into the stack (blank counts as unset).
+            env.putIfAbsent("REDIS_URL", "");
+            StackProcess stack = new StackProcess(state, apiPort, apis, kafkaPort,
                     ChildProcess.start("local-stack", command, env, state.resolve("stack.log")));
             stack.awaitReady();
             return stack;
@@ -73,6 +81,11 @@ final class StackProcess implements AutoCloseable {
 
     ApiClient client(int node) {
         return new ApiClient(api(node), "demo", API_KEY);
+    }
+
+    /** A client for each api node. */
+    List<ApiClient> clients() {
+        return IntStream.range(0, apis).mapToObj(this::client).toList();
     }
 
     String kafkaBootstrap() {
@@ -197,6 +210,19 @@ final class StackProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (redisClient != null) {
+                redisClient.close();
+            }
+        }
         process.close();
+    }
+
+    /** A client of the stack's Redis (a single node or a cluster), opened on first use and closed with the stack. */
+    synchronized RedisConnections redis() {
+        if (redisClient == null) {
+            redisClient = new RedisConnections(RedisSettings.of(redisUrl()));
+        }
+        return redisClient;
     }
 }

@@ -98,7 +98,7 @@ class UploadsIT {
                 pipeline.close();
             }
         }
-        // Static, so that UploadsOnKafkaClusterIT, which runs this class again in the same JVM, starts its own.
+        // Static, so that UploadsOn*ClusterIT, which run this class again in the same JVM, start their own.
         local = null;
         s3 = null;
         s3Client = null;
@@ -189,6 +189,9 @@ class UploadsIT {
                 refusal("upload URL used to GET", () -> ApiClient.getFile(uploadUrl("a.txt", "text/plain")), 403, "forbidden"),
                 refusal("PUT with another content type", () -> ApiClient.putFile(uploadUrl("a.txt", "text/plain"), "application/pdf", DOCUMENT.getBytes()), 403, "forbidden"),
                 refusal("PUT without a content type", () -> ApiClient.putFile(uploadUrl("a.txt", "text/plain"), null, DOCUMENT.getBytes()), 403, "forbidden"),
+                refusal("GET /files, no file named", () -> ApiClient.getFile(local.api(0).resolve("/files")), 404, "not_found"),
+                refusal("GET /files/, no file named", () -> ApiClient.getFile(local.api(0).resolve("/files/")), 404, "not_found"),
+                refusal("PUT /files, no file named", () -> ApiClient.putFile(local.api(0).resolve("/files"), "text/plain", DOCUMENT.getBytes()), 404, "not_found"),
                 refusal("declared size over the limit", () -> ApiClient.putFile(uploadUrl("big.txt", "text/plain"), "text/plain", new byte[26 * 1024 * 1024]), 413, "payload_too_large"),
                 prepared("view URL of another project's file", () -> {
                     String other = otherProjectsFile();

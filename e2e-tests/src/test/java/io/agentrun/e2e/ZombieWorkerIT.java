@@ -11,7 +11,6 @@ import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import java.io.IOException;
@@ -30,7 +29,7 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -55,24 +54,16 @@ class ZombieWorkerIT {
     private static final String SLOW = "/slow 300 " + String.join(" ", IntStream.rangeClosed(1, 40).mapToObj(i -> "word" + i).toList());
     private static final String ANSWER = "Echo #1: " + SLOW;
 
+    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
 
     @BeforeAll
     static void start() {
         stack = StackProcess.start(1, 2, 1, Map.of("AGENTRUN_WORKER_LEASEDURATION", "2s"));
-        redis = new RedisConnections(new RedisSettings(stack.redisUrl(), Duration.ofSeconds(5)));
+        redis = stack.redis();
     }
 
-    @AfterAll
-    static void stop() {
-        if (redis != null) {
-            redis.close();
-        }
-        if (stack != null) {
-            stack.close();
-        }
-    }
 
     @Test
     @Order(1)

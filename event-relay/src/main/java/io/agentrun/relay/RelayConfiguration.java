@@ -5,12 +5,23 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.observe.Tracing;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.kafka.CommandRequeuer;
+import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
+import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.store.WaitingRuns;
+import io.agentrun.platform.webhook.DestinationGuard;
+import io.agentrun.platform.webhook.RetrySchedule;
+import io.agentrun.platform.webhook.WebhookSender;
+import io.agentrun.platform.webhook.WebhookSettings;
+import io.agentrun.platform.webhook.WebhookStore;
+import io.agentrun.relay.webhook.WebhookDispatcher;
+import io.agentrun.relay.webhook.WebhookTrigger;
 import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
 import io.agentrun.relay.consume.RelaySettings;
 import io.agentrun.relay.consume.RelayTelemetry;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -22,14 +33,27 @@ class RelayConfiguration {
 
     /** The applier's own connection: its pipeline order is the order events are applied in. */
     @Bean(destroyMethod = "close")
-    StatefulRedisConnection<String, String> applierConnection(RedisConnections redis) {
+    DedicatedConnection applierConnection(RedisConnections redis) {
         return redis.newConnection();
     }
 
+    /** Produces the commands of runs that waited for their thread, once a run_end hands it to them. */
+    @Bean(destroyMethod = "destroy")
+    CommandRequeuer waitingRunCommands(KafkaClients clients, TopicProvisioner topicsReady) {
+        return new CommandRequeuer(clients, "agentrun-relay-" + ProcessHandle.current().pid() + "-waiting");
+    }
+
     @Bean
-    EventApplier eventApplier(StatefulRedisConnection<String, String> applierConnection, JsonCodec codec, StateSettings settings,
-            MeterRegistry registry) {
-        EventApplier applier = new EventApplier(applierConnection, codec, settings);
+    WaitingRuns waitingRuns(ThreadStore threads, RunStore runs, CommandRequeuer waitingRunCommands, JsonCodec codec) {
+        return new WaitingRuns(threads, runs, waitingRunCommands, codec);
+    }
+
+    @Bean
+    EventApplier eventApplier(DedicatedConnection applierConnection, JsonCodec codec, StateSettings settings,
+            MeterRegistry registry, WaitingRuns waiting) {
+        // Started off the Redis reply's thread: starting a run takes Redis round trips and a Kafka send.
+        EventApplier applier = new EventApplier(applierConnection, codec, settings,
+                (thread, run) -> Thread.ofVirtual().name("start-" + run).start(() -> startWaiting(waiting, thread, run)));
         io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
                 .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.after.gap", applier, EventApplier::afterGapCount)
@@ -38,11 +62,50 @@ class RelayConfiguration {
         return applier;
     }
 
+    private static void startWaiting(WaitingRuns waiting, String thread, String run) {
+        try {
+            waiting.start(thread, run);
+        } catch (RuntimeException e) {
+            // A sweeper starts it: the run waits in the due index with the thread handed to it.
+            org.slf4j.LoggerFactory.getLogger(RelayConfiguration.class).warn("run {} not started after its thread was handed to it: {}",
+                    run, e.getMessage());
+        }
+    }
+
+    @Bean(destroyMethod = "close")
+    WebhookSender webhookSender(WebhookSettings settings) {
+        return new WebhookSender(new DestinationGuard(settings.allowedNetworks()), settings.timeout(), settings.maxInFlight());
+    }
+
+    @Bean
+    WebhookTrigger webhookTrigger(KafkaClients clients, WebhookSettings settings, WebhookStore store, JsonCodec codec,
+            TopicProvisioner topicsReady, RedisConnections redis, RelaySettings relay) {
+        WebhookTrigger trigger = new WebhookTrigger(clients, settings.consumerGroup(), store, codec);
+        redis.onTopologyChange(() -> trigger.replaySince(java.time.Instant.now().minus(relay.failoverReplay())));
+        return trigger;
+    }
+
+    @Bean
+    WebhookDispatcher webhookDispatcher(WebhookStore store, RunStore runs, WebhookSender sender, WebhookSettings settings,
+            MeterRegistry registry) {
+        WebhookDispatcher dispatcher = new WebhookDispatcher(store, runs, sender, RetrySchedule.of(settings), settings,
+                java.time.Clock.systemUTC());
+        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.delivered", dispatcher, WebhookDispatcher::deliveredCount)
+                .description("Webhook deliveries a receiver accepted (2xx)").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.attempts.failed", dispatcher,
+                WebhookDispatcher::failedAttemptCount).description("Webhook attempts that failed (no answer, or not 2xx)").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.dead", dispatcher, WebhookDispatcher::deadCount)
+                .description("Webhook deliveries dead-lettered after their retries").register(registry);
+        return dispatcher;
+    }
+
     @Bean
     EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
-            TopicProvisioner topicsReady, MeterRegistry registry, Tracing tracing) {
+            TopicProvisioner topicsReady, MeterRegistry registry, Tracing tracing, RedisConnections redis) {
         EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayTelemetry(registry, tracing.tracer()));
         RelayTelemetry.bind(registry, loop);
+        // Kafka is the record: what a Redis failover dropped is applied again from the topic.
+        redis.onTopologyChange(() -> loop.replaySince(java.time.Instant.now().minus(settings.failoverReplay())));
         return loop;
     }
 }

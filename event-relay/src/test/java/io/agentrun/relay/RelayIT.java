@@ -132,6 +132,29 @@ class RelayIT {
         assertThat(threads.history(threadId)).hasSize(2);
     }
 
+    /**
+     * A record that is not an event — a tombstone (no value), bytes that are not JSON — is skipped, and the events
+     * behind it on its partition are applied. A tombstone used to throw out of the relay's loop and end it for good
+     * while the process stayed UP: no stream of its partitions moved again, and the relay taking them over met the
+     * same record.
+     */
+    @Test
+    void recordsThatAreNotEventsAreSkippedAndTheEventsBehindThemApplied() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        threadHeldBy(threadId, runId);
+        List<RunEvent> run = run(threadId, runId, "after a tombstone", "Echo #1: after a tombstone");
+        String key = run.getFirst().partitionKey();
+
+        producer.send(new ProducerRecord<>(EVENTS, key, null)).get();
+        producer.send(new ProducerRecord<>(EVENTS, key, new byte[] {(byte) 0xff, 0x00, 0x7b})).get();
+        send(run);
+
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(relay.getBean(EventRelayLoop.class).isRunning()).isTrue();
+    }
+
     @Test
     void aFailedRunLeavesNoHistoryButReleasesTheThread() throws Exception {
         String threadId = Ids.newThreadId();
@@ -323,6 +346,38 @@ class RelayIT {
         return events;
     }
 
+    @Test
+    void whatRedisLostIsAppliedAgainFromTheTopicWhenTheRelayIsAskedToReplay() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = threadHeldBy(threadId, runId);
+        RunStore runs = relay.getBean(RunStore.class);
+        EventRelayLoop loop = relay.getBean(EventRelayLoop.class);
+        Instant sent = Instant.now().minusSeconds(1);
+        send(run(threadId, runId, "remember me", "Echo #1: remember me"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        long replaysBefore = loop.replays();
+
+        // A failover that dropped acknowledged writes: what the api node and the relay wrote of this run is gone.
+        redis.sync().del(RedisKeys.run(runId), RedisKeys.runEvents(runId));
+        redis.sync().del(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadRuns(threadId));
+        assertThat(runs.find(runId)).isEmpty();
+        assertThat(threads.find(threadId)).isEmpty();
+
+        loop.replaySince(sent);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(loop.replays()).isGreaterThan(replaysBefore);
+        assertThat(runs.find(runId).orElseThrow().lastSeq()).isEqualTo(4);
+        assertThat(redis.sync().xrange(RedisKeys.runEvents(runId), io.lettuce.core.Range.create("-", "+")))
+                .extracting(m -> m.getId()).containsExactly("0-1", "1-1", "2-1", "3-1", "4-1");
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:remember me", "ASSISTANT:Echo #1: remember me");
+        assertThat(threads.find(threadId)).as("the thread's owners, from its run_start")
+                .hasValueSatisfying(t -> assertThat(t.projectId() + "/" + t.agentId()).isEqualTo("p/assistant"));
+        assertThat(redis.sync().hget(RedisKeys.run(runId), RunStore.PROJECT)).isEqualTo("p");
+    }
+
     /** A thread of project p whose lock {@code runId} holds, as an api node leaves it when it starts a run. */
     private static ThreadStore threadHeldBy(String threadId, String runId) {
         ThreadStore threads = relay.getBean(ThreadStore.class);
@@ -347,11 +402,11 @@ class RelayIT {
         StatefulRedisPubSubConnection<String, String> connection = redis.newPubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
-            public void message(String channel, String message) {
+            public void smessage(String channel, String message) {
                 received.add(message);
             }
         });
-        connection.sync().subscribe(RedisKeys.liveChannel(runId));
+        connection.sync().ssubscribe(RedisKeys.liveChannel(runId));
         return received;
     }
 
@@ -360,7 +415,7 @@ class RelayIT {
         StatefulRedisPubSubConnection<String, String> connection = redis.newPubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
-            public void message(String channel, String message) {
+            public void smessage(String channel, String message) {
                 // One line per event of a batch; run_start and run_end are preceded by a traceparent line
                 // (apply-run-events.lua)
                 for (String line : message.split("\n")) {
@@ -370,7 +425,7 @@ class RelayIT {
                 }
             }
         });
-        connection.sync().subscribe(RedisKeys.liveChannel(runId));
+        connection.sync().ssubscribe(RedisKeys.liveChannel(runId));
         return received;
     }
 }

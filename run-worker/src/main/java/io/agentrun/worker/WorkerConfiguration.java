@@ -11,6 +11,7 @@ import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.platform.files.FileStore;
 import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.worker.agent.AgentLoop;
@@ -32,7 +33,7 @@ import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.openai.OpenAiChatModel;
 import io.agentrun.worker.observe.ShareGroupLag;
 import io.agentrun.worker.observe.WorkerMetrics;
-import io.agentrun.worker.lease.CommandRequeuer;
+import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.worker.lease.LeaseKeeper;
 import io.agentrun.worker.lease.RunSweeper;
 import io.agentrun.worker.run.RunExecutor;
@@ -241,11 +242,16 @@ class WorkerConfiguration {
     }
 
     @Bean
-    RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, RunSlots slots, JsonCodec codec, WorkerSettings settings,
-            StateSettings state, ScheduledExecutorService leaseTimers, WorkerMetrics metrics) {
+    WaitingRuns waitingRuns(ThreadStore threads, RunStore runs, CommandRequeuer requeuer, JsonCodec codec) {
+        return new WaitingRuns(threads, runs, requeuer, codec);
+    }
+
+    @Bean
+    RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
+            WorkerSettings settings, StateSettings state, ScheduledExecutorService leaseTimers, WorkerMetrics metrics) {
         RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
                 settings.maxAttempts(), settings.leaseDuration());
-        RunSweeper sweeper = new RunSweeper(ownership, requeuer, slots, codec, settings, policy, leaseTimers);
+        RunSweeper sweeper = new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy, leaseTimers);
         metrics.bind(sweeper);
         return sweeper;
     }

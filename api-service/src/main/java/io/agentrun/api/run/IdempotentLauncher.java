@@ -56,10 +56,10 @@ public final class IdempotentLauncher {
      * @param idempotencyKey the request's {@code Idempotency-Key}, or null for none
      * @param fromSeq where a repeated request's events start (0, or after its Last-Event-ID)
      */
-    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request,
-            @Nullable String idempotencyKey, long fromSeq) {
+    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
+            RunRequest request, @Nullable String idempotencyKey, long fromSeq) {
         if (idempotencyKey == null) {
-            return launcher.launch(caller, agentId, threadId, mode, request);
+            return launcher.launch(caller, agentId, threadId, mode, ifBusy, request);
         }
         String digest = digest(caller.projectId() + "\n" + (caller.keyFamily() == null ? "secret" : caller.keyFamily())
                 + "\n" + valid(idempotencyKey));
@@ -70,7 +70,7 @@ public final class IdempotentLauncher {
             String runId = Ids.newRunId();
             Optional<IdempotencyRecords.Held> held = records.reserve(digest, fingerprint, runId);
             if (held.isEmpty()) {
-                Optional<LaunchedRun> started = start(caller, agentId, threadId, mode, request, digest, runId);
+                Optional<LaunchedRun> started = start(caller, agentId, threadId, mode, ifBusy, request, digest, runId);
                 if (started.isPresent()) {
                     return started.get();
                 }
@@ -86,7 +86,7 @@ public final class IdempotentLauncher {
                 return join(command.get(), fromSeq);
             }
             if (System.currentTimeMillis() - holder.createdMs() >= STALE_AFTER.toMillis()) {
-                Optional<LaunchedRun> started = takeOver(caller, agentId, threadId, mode, request, digest, holder.runId());
+                Optional<LaunchedRun> started = takeOver(caller, agentId, threadId, mode, ifBusy, request, digest, holder.runId());
                 if (started.isPresent()) {
                     return started.get();
                 }
@@ -97,7 +97,7 @@ public final class IdempotentLauncher {
         throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_IN_USE, "a request with this Idempotency-Key is still being started; retry");
     }
 
-    private Optional<LaunchedRun> takeOver(Caller caller, String agentId, @Nullable String threadId, RunMode mode,
+    private Optional<LaunchedRun> takeOver(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
             RunRequest request, String digest, String staleRunId) {
         String runId = Ids.newRunId();
         if (!records.takeOver(digest, staleRunId, runId)) {
@@ -108,14 +108,14 @@ public final class IdempotentLauncher {
             records.takeOver(digest, runId, staleRunId);
             return Optional.empty();
         }
-        return start(caller, agentId, threadId, mode, request, digest, runId);
+        return start(caller, agentId, threadId, mode, ifBusy, request, digest, runId);
     }
 
     /** @return empty when another request took the key over before this run was produced */
-    private Optional<LaunchedRun> start(Caller caller, String agentId, @Nullable String threadId, RunMode mode,
+    private Optional<LaunchedRun> start(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
             RunRequest request, String digest, String runId) {
         try {
-            return Optional.of(launcher.launch(caller, agentId, threadId, mode, request, runId, id -> records.holds(digest, id)));
+            return Optional.of(launcher.launch(caller, agentId, threadId, mode, ifBusy, request, runId, id -> records.holds(digest, id)));
         } catch (RunLauncher.ReservationLost e) {
             return Optional.empty();
         } catch (ApiProblem e) {
@@ -125,6 +125,9 @@ public final class IdempotentLauncher {
     }
 
     private LaunchedRun join(RunCommand command, long fromSeq) {
+        if (!LaunchedRun.listened(command.mode())) {
+            return new LaunchedRun(command, null);
+        }
         RunSubscription events = live.subscribe(command.runId(), fromSeq); // live first, then the backlog
         try {
             events.catchUp();

@@ -62,7 +62,7 @@ public class OneOffRunController {
             HttpServletRequest request) throws InterruptedException {
         var runRequest = reader.read(request);
         boolean json = wantsJson(accept);
-        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, runRequest, idempotencyKey, 0);
+        LaunchedRun run = launcher.launch(caller, agentId, null, RunMode.ONE_OFF, IfBusy.REJECT, runRequest, idempotencyKey, 0);
         String runId = run.command().runId();
         Outcome outcome;
         try (RunSubscription events = run.events()) {

@@ -51,11 +51,14 @@ public final class RunLauncher {
     private final SpendCaps spendCaps;
     private final IssuedFiles files;
     private final RunOwnership ownership;
+    private final RunCanceller canceller;
     private final Duration refusalTimeout;
 
     public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
-            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, Duration refusalTimeout) {
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
+            Duration refusalTimeout) {
         this.ownership = ownership;
+        this.canceller = canceller;
         this.refusalTimeout = refusalTimeout;
         this.spendCaps = spendCaps;
         this.files = files;
@@ -70,8 +73,8 @@ public final class RunLauncher {
     /**
      * @param threadId the thread to continue; {@code null} starts a new one (streaming) or none (one-off)
      */
-    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request) {
-        return launch(caller, agentId, threadId, mode, request, Ids.newRunId(), runId -> true);
+    public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy, RunRequest request) {
+        return launch(caller, agentId, threadId, mode, ifBusy, request, Ids.newRunId(), runId -> true);
     }
 
     /**
@@ -80,8 +83,8 @@ public final class RunLauncher {
      *     request took the run's idempotency key over meanwhile; the run is then refused and never produced
      * @throws ReservationLost when {@code mayProduce} said no
      */
-    LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, RunRequest request, String runId,
-            Predicate<String> mayProduce) {
+    LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy, RunRequest request,
+            String runId, Predicate<String> mayProduce) {
         if (agents.find(caller.projectId(), agentId).isEmpty()) {
             throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
         }
@@ -90,7 +93,7 @@ public final class RunLauncher {
         spendCaps.chargeRun(caller);
         ThreadClaim claim;
         try {
-            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, request);
+            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, ifBusy, request);
         } catch (ApiProblem e) {
             spendCaps.refundRun(caller);
             throw e;
@@ -98,22 +101,37 @@ public final class RunLauncher {
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
                 request.metadata(), Instant.now());
         RunSubscription subscription = null;
+        boolean sending = false;
         try {
-            runs.createQueued(command, caller.keyFamily());
+            runs.createQueued(command, caller.keyFamily(), claim.mayWait);
             if (!mayProduce.test(runId)) {
                 refuse(runId);
                 undo(command, claim, null);
                 spendCaps.refundRun(caller);
                 throw new ReservationLost();
             }
-            subscription = live.subscribe(runId, 0);
+            if (LaunchedRun.listened(mode)) {
+                subscription = live.subscribe(runId, 0);
+            }
+            if (claim.mayWait) {
+                // Recorded first, then queued: whoever hands the thread on finds the run to start.
+                ThreadStore.LockOrWait where = threads.lockOrWait(claim.threadId, runId, ifBusy == IfBusy.INTERRUPT);
+                if (!where.holds()) {
+                    if (ifBusy == IfBusy.INTERRUPT) {
+                        canceller.cancel(where.holder());
+                    }
+                    return new LaunchedRun(command, subscription, new LaunchedRun.Waiting(where.holder(), where.place()));
+                }
+                runs.stopWaiting(runId);
+            }
+            sending = true;
             commands.send(command);
             runs.markSent(runId);
             return new LaunchedRun(command, subscription);
         } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
             log.error("run {} not started: {}", runId, e.getMessage());
             // Only a command that was sent (after the subscription) can have been claimed.
-            if (!refuse(runId) && subscription != null) {
+            if (!refuse(runId) && sending) {
                 log.info("run {} was claimed by a worker although its send failed; it goes on", runId);
                 return new LaunchedRun(command, subscription);
             }
@@ -189,12 +207,17 @@ public final class RunLauncher {
         }
     }
 
-    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId, RunRequest request) {
+    /**
+     * A new thread, locked for the run; or the caller's thread, locked for it (reject), or to be locked or waited for
+     * once the run is recorded (enqueue, interrupt).
+     */
+    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId, IfBusy ifBusy,
+            RunRequest request) {
         if (threadId == null) {
             String created = Ids.newThreadId();
             threads.create(created, caller.projectId(), agentId, caller.keyFamily(), request.metadata());
             threads.tryLock(created, runId);
-            return new ThreadClaim(created, true);
+            return new ThreadClaim(created, true, false);
         }
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
         if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
@@ -205,10 +228,14 @@ public final class RunLauncher {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST,
                     "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + Echo.of(agentId) + "'");
         }
-        if (!threads.tryLock(threadId, runId)) {
-            throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId + " has an active run; wait for its run_end");
+        if (ifBusy != IfBusy.REJECT) {
+            return new ThreadClaim(threadId, false, true);
         }
-        return new ThreadClaim(threadId, false);
+        if (!threads.tryLock(threadId, runId)) {
+            throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId
+                    + " has an active run; wait for its run_end, or ask with if_busy=enqueue or if_busy=interrupt");
+        }
+        return new ThreadClaim(threadId, false, false);
     }
 
     /** Takes back the thread lock (or the new thread) and the subscription of a refused run. */
@@ -221,6 +248,8 @@ public final class RunLauncher {
                 if (claim.created) {
                     threads.delete(claim.threadId);
                 } else {
+                    threads.withdraw(claim.threadId, command.runId());
+                    // A run waiting for the thread now is started by a sweeper (this node has no command producer for it).
                     threads.unlock(claim.threadId, command.runId());
                 }
             }
@@ -229,8 +258,9 @@ public final class RunLauncher {
         }
     }
 
-    private record ThreadClaim(@Nullable String threadId, boolean created) {
-        static final ThreadClaim NONE = new ThreadClaim(null, false);
+    /** @param mayWait the thread is taken, or waited for, once the run is recorded ({@code if_busy} enqueue or interrupt) */
+    private record ThreadClaim(@Nullable String threadId, boolean created, boolean mayWait) {
+        static final ThreadClaim NONE = new ThreadClaim(null, false, false);
     }
 
     /** The run's idempotency key was taken over by another request before the run was produced; that one's run stands. */

@@ -13,14 +13,24 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
  * This api node's live feed: one Redis pub/sub connection, subscribed to {@code ar:live:{run}} for every
  * run a client of this node watches. The relay publishes each event there; whichever node holds the
  * connection gets it.
+ *
+ * <p>The channels are shard channels ({@code SSUBSCRIBE}): in a Redis Cluster a message goes to the one shard that
+ * owns the run's slot, not to every node as a classic {@code PUBLISH} does, so fan-out cost shrinks as shards are
+ * added. When a slot moves (resharding, a failover) Redis ends the subscriptions of its channels, and a lost node
+ * takes its subscriptions with it: channels still watched are subscribed again, where the topology now puts them.
+ * Meanwhile a watcher misses nothing: a quiet stream reads the run's backlog ({@link RunSubscription}).
  */
 public final class LiveEvents implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(LiveEvents.class);
 
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final ConcurrentHashMap<String, Channel> byChannel = new ConcurrentHashMap<>();
@@ -44,12 +54,32 @@ public final class LiveEvents implements DisposableBean {
         this.commandTimeout = commandTimeout;
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
-            public void message(String channel, String message) {
+            public void smessage(String channel, String message) {
                 Channel watched = byChannel.get(channel);
                 if (watched != null) {
                     watched.watchers().forEach(w -> w.offer(message));
                 }
             }
+
+            @Override
+            public void sunsubscribed(String channel, long count) {
+                if (byChannel.containsKey(channel)) {
+                    resubscribe(channel); // not ours: Redis moved the channel's slot away from this node
+                }
+            }
+        });
+        redis.onTopologyChange(this::resubscribeAll);
+    }
+
+    /** Subscribes again to every watched channel, on the node that owns its slot now (a repeat is harmless). */
+    void resubscribeAll() {
+        byChannel.keySet().forEach(this::resubscribe);
+    }
+
+    private void resubscribe(String channel) {
+        pubSub.async().ssubscribe(channel).exceptionally(failure -> {
+            log.warn("could not subscribe again to {} ({}); its watchers read the backlog meanwhile", channel, failure.getMessage());
+            return null;
         });
     }
 
@@ -65,7 +95,7 @@ public final class LiveEvents implements DisposableBean {
         // in the order the map changed. Every watcher waits for the one confirmation.
         Channel watched = byChannel.compute(channel, (key, existing) -> {
             Channel current = existing != null ? existing
-                    : new Channel(new CopyOnWriteArraySet<>(), pubSub.async().subscribe(channel).toCompletableFuture());
+                    : new Channel(new CopyOnWriteArraySet<>(), pubSub.async().ssubscribe(channel).toCompletableFuture());
             current.watchers().add(subscription);
             return current;
         });
@@ -109,7 +139,7 @@ public final class LiveEvents implements DisposableBean {
         byChannel.computeIfPresent(channel, (key, watched) -> {
             watched.watchers().remove(closed);
             if (watched.watchers().isEmpty()) {
-                pubSub.async().unsubscribe(channel);
+                pubSub.async().sunsubscribe(channel);
                 return null;
             }
             return watched;

@@ -2,6 +2,7 @@ package io.agentrun.api.stream;
 
 import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.ApiSettings;
+import io.agentrun.api.run.LaunchedRun;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.observe.LogContext;
@@ -50,8 +51,8 @@ public final class SseForwarder {
      *
      * @param cancelOnDisconnect cancel the run when the client goes away ({@code ?on_disconnect=cancel})
      */
-    public void serve(RunSubscription events, RunRef run, boolean cancelOnDisconnect, HttpServletResponse response)
-            throws InterruptedException {
+    public void serve(RunSubscription events, RunRef run, LaunchedRun.@Nullable Waiting waiting, boolean cancelOnDisconnect,
+            HttpServletResponse response) throws InterruptedException {
         long began = System.nanoTime();
         if (run.threadId() != null) {
             response.setHeader(THREAD_HEADER, run.threadId());
@@ -59,6 +60,11 @@ public final class SseForwarder {
         response.setHeader(RUN_HEADER, run.runId());
         try (events; var context = LogContext.of(run.runId(), run.threadId(), run.projectId())) {
             SseWriter sse = SseWriter.open(response);
+            if (waiting != null) {
+                // Unnumbered: the run's own events start at seq 0 when it gets the thread.
+                sse.unnumbered("run_waiting", envelope(run, "run_waiting", Map.of("behind_run_id", waiting.behind(),
+                        "place", waiting.place())));
+            }
             var delivery = telemetry.opened(run.runId());
             try {
                 forward(events, sse, run, began);

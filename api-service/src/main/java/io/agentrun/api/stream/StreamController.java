@@ -7,6 +7,7 @@ import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.LaunchedRun;
 import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.run.IdempotentLauncher;
+import io.agentrun.api.run.IfBusy;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.platform.store.RunState;
@@ -62,10 +63,12 @@ public class StreamController {
     public void stream(Caller caller, @PathVariable String agentId,
             @RequestParam(name = "thread_id", required = false) @Nullable String threadId,
             @RequestParam(name = "on_disconnect", required = false) @Nullable String onDisconnect,
+            @RequestParam(name = "if_busy", required = false) @Nullable String ifBusy,
             @RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
             @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId,
             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
         boolean cancelOnDisconnect = cancelOnDisconnect(onDisconnect);
+        IfBusy policy = IfBusy.parse(ifBusy);
         refuseWhileDraining();
         var runRequest = reader.read(request);
         // A repeat of an idempotent request joins its run, from after Last-Event-ID when the client saw some of it
@@ -73,10 +76,11 @@ public class StreamController {
         // The run's trace starts here: the command's span, the worker's, the relay's and this stream's are in it.
         Span span = tracer.spanBuilder("agentrun.stream").setSpanKind(SpanKind.SERVER).setAttribute(Tracing.AGENT_ID, agentId).startSpan();
         try (Scope scope = span.makeCurrent()) {
-            LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, runRequest, idempotencyKey, fromSeq);
+            LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, policy, runRequest,
+                    idempotencyKey, fromSeq);
             span.setAttribute(Tracing.RUN_ID, run.command().runId());
             forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
-                    run.command().projectId(), run.command().agentId()), cancelOnDisconnect, response);
+                    run.command().projectId(), run.command().agentId()), run.waiting(), cancelOnDisconnect, response);
         } finally {
             span.end();
         }
@@ -105,7 +109,7 @@ public class StreamController {
             events.close();
             throw e;
         }
-        forwarder.serve(events, new SseForwarder.RunRef(threadId, runId, state.projectId(), state.agentId()),
+        forwarder.serve(events, new SseForwarder.RunRef(threadId, runId, state.projectId(), state.agentId()), null,
                 cancelOnDisconnect, response);
     }
 

@@ -96,7 +96,13 @@ public class LocalFileController {
 
     private static BlobPath checked(LocalFileStore store, String method, HttpServletRequest request,
             @Nullable String expires, @Nullable String signature, @Nullable String contentType) {
-        String raw = request.getRequestURI().substring(request.getContextPath().length() + LocalFileStore.PATH_PREFIX.length());
+        String uri = request.getRequestURI();
+        int start = request.getContextPath().length() + LocalFileStore.PATH_PREFIX.length();
+        if (uri.length() <= start) {
+            // "/files" and "/files/" match the mapping too, and name no file
+            throw new ApiProblem(ErrorCode.NOT_FOUND, "no file at " + uri);
+        }
+        String raw = uri.substring(start);
         try {
             return store.check(method, UriUtils.decode(raw, StandardCharsets.UTF_8), expires, signature, contentType);
         } catch (LocalFileStore.RefusedException e) {

@@ -46,7 +46,7 @@ class BacklogIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1))).all().get();
         }
-        redis = new RedisConnections(new RedisSettings(RealInfrastructure.redisUrl(), Duration.ofSeconds(5)));
+        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
         var kafka = new KafkaClients(new KafkaSettings(RealInfrastructure.kafkaBootstrapServers(), "c", EVENTS, 1, 1, (short) -1,
                 Duration.ofDays(1), false, "w", "r", Duration.ofMillis(1), Duration.ofSeconds(5)));
         var runs = new RunStore(redis, new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),

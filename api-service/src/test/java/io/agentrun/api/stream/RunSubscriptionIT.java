@@ -31,7 +31,7 @@ class RunSubscriptionIT {
 
     @BeforeAll
     static void connect() {
-        redis = new RedisConnections(new RedisSettings(RealInfrastructure.redisUrl(), Duration.ofSeconds(5)));
+        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
         var kafka = new io.agentrun.platform.kafka.KafkaClients(new io.agentrun.platform.kafka.KafkaSettings(
                 RealInfrastructure.kafkaBootstrapServers(), "c", "e", 1, 1, (short) -1, Duration.ofDays(1), false, "w", "r",
                 Duration.ofMillis(1), Duration.ofSeconds(5)));
@@ -112,9 +112,9 @@ class RunSubscriptionIT {
         String runId = Ids.newRunId();
         String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
         try (RunSubscription subscription = live.subscribe(runId, 0)) {
-            redis.sync().publish(RedisKeys.liveChannel(runId),
+            redis.sync().spublish(RedisKeys.liveChannel(runId),
                     traceparent + "\n" + envelope(runId, 0) + "\n" + envelope(runId, 1) + "\n" + envelope(runId, 2));
-            redis.sync().publish(RedisKeys.liveChannel(runId), envelope(runId, 3) + "\n" + envelope(runId, 2));
+            redis.sync().spublish(RedisKeys.liveChannel(runId), envelope(runId, 3) + "\n" + envelope(runId, 2));
 
             List<Frame> frames = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
@@ -132,20 +132,20 @@ class RunSubscriptionIT {
         String runId = Ids.newRunId();
         try (RunSubscription subscription = live.subscribe(runId, 0)) {
             // The queue holds 100 events (see connect); a message is taken whole when nothing waits.
-            redis.sync().publish(RedisKeys.liveChannel(runId), batch(runId, 0, 60));
-            redis.sync().publish(RedisKeys.liveChannel(runId), batch(runId, 60, 101));
+            redis.sync().spublish(RedisKeys.liveChannel(runId), batch(runId, 0, 60));
+            redis.sync().spublish(RedisKeys.liveChannel(runId), batch(runId, 60, 101));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(subscription::overflowed);
         }
         try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
             String other = subscription.runId();
-            redis.sync().publish(RedisKeys.liveChannel(other), batch(other, 0, 60));
-            redis.sync().publish(RedisKeys.liveChannel(other), batch(other, 60, 100));
+            redis.sync().spublish(RedisKeys.liveChannel(other), batch(other, 0, 60));
+            redis.sync().spublish(RedisKeys.liveChannel(other), batch(other, 60, 100));
             assertThat(drain(subscription, 100)).as("exactly a full queue fits").hasSize(100);
             assertThat(subscription.overflowed()).isFalse();
         }
         try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
             String big = subscription.runId();
-            redis.sync().publish(RedisKeys.liveChannel(big), batch(big, 0, 150));
+            redis.sync().spublish(RedisKeys.liveChannel(big), batch(big, 0, 150));
             assertThat(drain(subscription, 150)).as("one message larger than the queue, taken whole into an empty queue").hasSize(150);
             assertThat(subscription.overflowed()).isFalse();
         }
@@ -198,7 +198,7 @@ class RunSubscriptionIT {
             }
         }
         if (publish) {
-            redis.sync().publish(RedisKeys.liveChannel(runId), json);
+            redis.sync().spublish(RedisKeys.liveChannel(runId), json);
         }
     }
 }

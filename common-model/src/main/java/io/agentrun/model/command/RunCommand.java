@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param threadId   the thread it continues or starts; {@code null} for one-off runs
  * @param projectId  the project everything is scoped to
  * @param agentId    the agent definition to run
- * @param mode       streaming or one-off
+ * @param mode       streaming, one-off or background
  * @param input      what the caller asked
  * @param metadata   the caller's free-form metadata: kept with the run, given to tools, shown to the model
  *                   only when the agent says so
@@ -39,8 +39,8 @@ public record RunCommand(
         Objects.requireNonNull(input, "input");
         metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         Objects.requireNonNull(createdAt, "createdAt");
-        if (mode == RunMode.STREAM && threadId == null) {
-            throw new IllegalArgumentException("a streaming run needs a thread id");
+        if (mode != RunMode.ONE_OFF && threadId == null) {
+            throw new IllegalArgumentException("a " + mode + " run needs a thread id");
         }
     }
 

@@ -16,6 +16,7 @@ public final class Ids {
     public static final String TOOL_CALL = "call_";
     public static final String KEY = "key_";
     public static final String FILE = "file_";
+    public static final String WEBHOOK = "whk_";
 
     private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
     private static final int RANDOM_CHARS = 26; // 26 * 5 = 130 bits
@@ -43,6 +44,10 @@ public final class Ids {
 
     public static String newFileId() {
         return next(FILE);
+    }
+
+    public static String newWebhookEndpointId() {
+        return next(WEBHOOK);
     }
 
     /** True when {@code candidate} has the shape of an id with this prefix; says nothing about existence. */

@@ -42,6 +42,11 @@ public final class RedisKeys {
         return thread(threadId) + ":deleted";
     }
 
+    /** List: runs accepted with {@code if_busy=enqueue|interrupt}, waiting for the thread in order; the head goes next. */
+    public static String threadWaiting(String threadId) {
+        return thread(threadId) + ":waiting";
+    }
+
     /** String (NX + TTL): the run that currently holds the thread. */
     public static String threadLock(String threadId) {
         return thread(threadId) + ":lock";
@@ -152,5 +157,35 @@ public final class RedisKeys {
     /** String: one agent definition of a project, as JSON. */
     public static String agent(String projectId, String agentId) {
         return PREFIX + "agent:" + projectId + ":" + agentId;
+    }
+
+    /** Hash: a project's webhook endpoints, endpoint id → endpoint JSON (no secret). */
+    public static String webhookEndpoints(String projectId) {
+        return project(projectId) + ":webhooks";
+    }
+
+    /** Hash: an endpoint's signing secrets, encrypted ({@code current}, and {@code previous} until {@code previous_until}). */
+    public static String webhookSecrets(String endpointId) {
+        return "ar:webhook:{" + endpointId + "}:secrets";
+    }
+
+    /** Sorted set: an endpoint's deliveries by creation time (ms), the newest kept. */
+    public static String webhookDeliveries(String endpointId) {
+        return "ar:webhook:{" + endpointId + "}:deliveries";
+    }
+
+    /** Hash: one delivery (one event for one endpoint): what to send, its status and attempt count. */
+    public static String webhookDelivery(String deliveryId) {
+        return "ar:whd:{" + deliveryId + "}";
+    }
+
+    /** List: a delivery's attempts, oldest first (JSON each). */
+    public static String webhookDeliveryAttempts(String deliveryId) {
+        return webhookDelivery(deliveryId) + ":attempts";
+    }
+
+    /** Sorted set: deliveries by when their next attempt is due (ms); a dispatcher takes a due one by moving it on. */
+    public static String webhooksDue() {
+        return "ar:webhooks:due";
     }
 }

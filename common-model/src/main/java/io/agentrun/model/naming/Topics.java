@@ -15,6 +15,13 @@ public final class Topics {
     /** The consumer group relays consume {@link #THREAD_EVENTS} in. */
     public static final String RELAY_GROUP = "agentrun-relays";
 
+    /**
+     * Header of every event record: the event's type ({@code run_end}, …), so a consumer that wants only some types
+     * (the webhook trigger wants run_ends) skips the rest without decoding them. Records written before it existed
+     * have none: read their type from the value.
+     */
+    public static final String EVENT_TYPE_HEADER = "ar-event-type";
+
     private Topics() {
     }
 

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * {@code failed}, {@code cancelled} or {@code timed_out}.
  *
  * @param threadId  null for a one-off run
- * @param mode      {@code stream} or {@code one_off}
+ * @param mode      {@code stream}, {@code one_off} or {@code background}
  * @param attempt   0 while queued; 2 and more after a worker failed and another took the run over
  * @param startedAt the latest attempt's start; null while queued
  * @param endedAt   null until the run ends

@@ -9,29 +9,34 @@ import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 
 /**
  * Applies batches of events to Redis, pipelined, in two steps per run of the batch. First one call of the
  * run script takes all of the batch's events of that run, in order: it decides for each whether it belongs
  * to its run — not of an epoch the run has left (a worker that lost its lease), not after the run's run_end —
  * appends what belongs to the resume buffer, updates the run's state, and publishes what it applied in one
- * live message. Then, for the events it applied, the thread script (history, lock), and a threaded run's
- * run_end is published only after it: Redis runs one connection's commands in order, so when an api node
- * sees {@code run_end} the history is written and the lock released. A fenced event reaches no client and no
- * history.
+ * live message ({@code SPUBLISH}: the run's channel is a shard channel, heard only on the shard that owns the
+ * run's slot). Then, for the events it applied, the thread script (history, lock), and a threaded run's
+ * run_end is published only once that script has answered (in a Redis Cluster the thread's keys may live on
+ * another node), so when an api node sees {@code run_end} the history is written and the lock released. A
+ * fenced event reaches no client and no history.
  *
  * <p>One script call and one live message per run per batch, rather than a script call and a publish per
  * event: under load a batch holds several events of each run, and each round trip saved is CPU saved in the
@@ -43,6 +48,7 @@ public final class EventApplier {
     private static final LuaScript THREAD_SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-thread-event.lua");
     private static final LuaScript SPEND_SCRIPT = LuaScript.fromResource(EventApplier.class, "count-spend.lua");
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     /** What the run script decided for an event (its return values). */
     static final long APPLIED = 1;
@@ -51,17 +57,27 @@ public final class EventApplier {
     static final long AFTER_END = 3;
     static final long AFTER_GAP = 4;
 
-    private final RedisAsyncCommands<String, String> redis;
+    private final RedisClusterAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
     private final ThreadDeletion deletion;
+    private final BiConsumer<String, String> handedOn;
     private final LongAdder fenced = new LongAdder();
     private final LongAdder afterGap = new LongAdder();
     /** False until the scripts are loaded on this connection, and again after any failed batch. */
     private volatile boolean scriptsLoaded;
 
     /** @param connection dedicated to this applier: its pipeline order is the apply order */
-    public EventApplier(StatefulRedisConnection<String, String> connection, JsonCodec codec, StateSettings settings) {
+    public EventApplier(DedicatedConnection connection, JsonCodec codec, StateSettings settings) {
+        this(connection, codec, settings, (thread, run) -> { });
+    }
+
+    /**
+     * @param handedOn told (thread, run) when a run_end handed its thread to a waiting run, which must be started now;
+     *     called on a Redis reply, so it must not block
+     */
+    public EventApplier(DedicatedConnection connection, JsonCodec codec, StateSettings settings, BiConsumer<String, String> handedOn) {
+        this.handedOn = handedOn;
         this.redis = connection.async();
         this.deletion = new ThreadDeletion(codec, settings);
         this.codec = codec;
@@ -86,10 +102,20 @@ public final class EventApplier {
         for (RelayedEvent event : batch) {
             byRun.computeIfAbsent(event.runId(), run -> new ArrayList<>()).add(event);
         }
-        // Runs in the order of their first event: a thread's runs follow one another, so its thread-script
-        // calls (queued as each run's reply arrives, replies in order) keep the topic's order too.
+        // Every run's script call is sent at once (pipelined). What follows a run's reply (the thread script, then a
+        // threaded run_end's publish) is chained per thread in the batch's order: in a Redis Cluster the runs' replies
+        // come from different nodes in any order, and a thread's history must take its runs in the topic's order.
+        // On a single node the replies come in order anyway, so the chain waits for nothing.
+        Map<String, CompletableFuture<Void>> threadTails = new HashMap<>();
         for (List<RelayedEvent> events : byRun.values()) {
-            writes.add(applyRun(events));
+            CompletableFuture<List<Object>> decided = callRunScript(events);
+            String threadId = events.get(0).threadId();
+            CompletableFuture<Void> previous = threadId == null ? DONE : threadTails.getOrDefault(threadId, DONE);
+            CompletableFuture<Void> followed = decided.thenCompose(decisions -> previous.thenCompose(done -> follow(events, decisions)));
+            if (threadId != null) {
+                threadTails.put(threadId, followed);
+            }
+            writes.add(followed);
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
             if (failure != null) {
@@ -108,20 +134,19 @@ public final class EventApplier {
         return fenced.sum();
     }
 
-    private CompletableFuture<Void> applyRun(List<RelayedEvent> events) {
+    private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
         RelayedEvent first = events.get(0);
         boolean runEndWaitsForThread = events.stream().anyMatch(e -> e.type() == EventType.RUN_END && e.threadId() != null);
-        List<String> args = new ArrayList<>(5 + events.size() * 10);
+        List<String> args = new ArrayList<>(4 + events.size() * 11);
         args.add(Long.toString(settings.resumeBufferMaxEvents()));
         args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
         args.add(Long.toString(settings.runRetention().toMillis()));
-        args.add(RedisKeys.liveChannel(first.runId()));
         args.add(runEndWaitsForThread ? "0" : "1");
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
-        return RUN_SCRIPT.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId())},
-                args.toArray(String[]::new)).thenCompose(decisions -> follow(events, decisions));
+        return RUN_SCRIPT.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
+                RedisKeys.liveChannel(first.runId())}, args.toArray(String[]::new));
     }
 
     private void addRunArgs(List<String> args, RelayedEvent relayed) {
@@ -162,13 +187,25 @@ public final class EventApplier {
                 continue;
             }
             RunEvent event = relayed.event();
+            if (event.data() instanceof EventData.RunStart) {
+                writes.addAll(restoreOwners(event));
+            }
+            CompletableFuture<?> threadWritten = DONE;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
-                writes.add(applyToThread(event, relayed.partition(), relayed.offset()));
+                threadWritten = applyToThread(event, relayed.partition(), relayed.offset()).thenAccept(reply -> {
+                    String next = String.valueOf(reply.get(1));
+                    if (!next.isEmpty()) {
+                        handedOn.accept(event.threadId(), next);
+                    }
+                });
+                writes.add(threadWritten);
             }
             if (decision == APPLIED && event.data() instanceof EventData.RunEnd end) {
                 if (event.threadId() != null) {
-                    writes.add(redis.publish(RedisKeys.liveChannel(event.runId()), liveMessage(relayed)).toCompletableFuture());
+                    // After the history is written and the lock released, which in a cluster is another node.
+                    writes.add(threadWritten.thenCompose(written ->
+                            redis.spublish(RedisKeys.liveChannel(event.runId()), liveMessage(relayed)).toCompletableFuture()));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0) {
@@ -177,6 +214,32 @@ public final class EventApplier {
             }
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Who owns the thread and the run, as the api node wrote it; never overwrites what is there. Written again at every
+     * run_start so that state Redis lost (a failover that dropped acknowledged writes, a rebuild from the topic) comes
+     * back from the event alone: without its owners a thread or run is not found by its project.
+     */
+    private List<CompletableFuture<?>> restoreOwners(RunEvent event) {
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        String run = RedisKeys.run(event.runId());
+        writes.add(redis.hsetnx(run, RunStore.PROJECT, event.projectId()).toCompletableFuture());
+        writes.add(redis.hsetnx(run, RunStore.AGENT, event.agentId()).toCompletableFuture());
+        writes.add(redis.hsetnx(run, RunStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
+        if (event.threadId() != null) {
+            String thread = RedisKeys.thread(event.threadId());
+            writes.add(redis.hsetnx(run, RunStore.THREAD, event.threadId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.PROJECT, event.projectId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.AGENT, event.agentId()).toCompletableFuture());
+            writes.add(redis.hsetnx(thread, ThreadStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
+            if (event.data() instanceof EventData.RunStart start) {
+                // the first run_start of the thread comes first in its partition: its metadata is the thread's
+                writes.add(redis.hsetnx(thread, ThreadStore.METADATA, codec.write(start.metadata())).toCompletableFuture());
+            }
+        }
+        writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
+        return writes;
     }
 
     private static String liveMessage(RelayedEvent event) {
@@ -192,7 +255,8 @@ public final class EventApplier {
         return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.RUN_END;
     }
 
-    private CompletableFuture<Long> applyToThread(RunEvent event, int partition, long offset) {
+    /** @return {1 applied | 0, the waiting run its thread was handed to or ''} */
+    private CompletableFuture<List<Object>> applyToThread(RunEvent event, int partition, long offset) {
         String threadId = event.threadId();
         String message = switch (event.data()) {
             case EventData.RunStart start -> codec.write(ChatMessage.user(event.runId(), start.input(), event.createdAt()));
@@ -201,14 +265,14 @@ public final class EventApplier {
                     : ChatMessage.assistant(event.runId(), done.messageId(), done.content(), event.createdAt()));
             default -> "";
         };
-        return THREAD_SCRIPT.call(redis,
+        return THREAD_SCRIPT.callList(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
-                        RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId)},
+                        RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
                 Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
                 Integer.toString(partition),
                 event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0",
-                Long.toString(event.createdAt().toEpochMilli()));
+                Long.toString(event.createdAt().toEpochMilli()), Long.toString(settings.threadLockTtl().toMillis()));
     }
 
     /**

@@ -21,7 +21,10 @@ public record RelayedEvent(EventType type, long seq, int epoch, String runId, @N
         int partition, long offset, String traceparent) {
 
     /** @throws CodecException when the bytes are not an event envelope */
-    public static RelayedEvent read(JsonCodec codec, byte[] value, int partition, long offset) {
+    public static RelayedEvent read(JsonCodec codec, byte @Nullable [] value, int partition, long offset) {
+        if (value == null) {
+            throw new CodecException("record without a value (a tombstone)", null); // not ours to write: skipped, never fatal
+        }
         String json = new String(value, StandardCharsets.UTF_8);
         EventHeader header = codec.peekHeader(json);
         EventType type;

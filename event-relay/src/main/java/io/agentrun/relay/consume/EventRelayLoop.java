@@ -6,9 +6,11 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.apply.RelayedEvent;
+import io.agentrun.platform.kafka.PartitionRewind;
 import io.lettuce.core.RedisNoScriptException;
 import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -59,6 +61,9 @@ public final class EventRelayLoop implements SmartLifecycle {
     /** Offsets applied in Redis and not yet committed; touched by the loop's thread only. */
     private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
     private long lastCommit = System.nanoTime();
+    /** Where to re-apply the topic from, asked for by {@link #replaySince}. */
+    private final PartitionRewind replay = new PartitionRewind();
+    private final LongAdder replays = new LongAdder();
 
     public EventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings) {
         this(clients, codec, applier, settings, RelayTelemetry.NONE);
@@ -112,19 +117,40 @@ public final class EventRelayLoop implements SmartLifecycle {
         return running;
     }
 
+    /**
+     * Asks the loop to re-apply its partitions from {@code since} on, between two batches: Redis lost writes it had
+     * acknowledged (a Redis Cluster failover), and the topic holds them. Every step is idempotent, so what Redis kept is
+     * recognised as applied before; what it lost is applied (and published) again. Thread-safe; asks made before the
+     * loop acts are merged (the earliest wins).
+     */
+    public void replaySince(Instant since) {
+        replay.ask(since);
+    }
+
+    /** Replays done ({@link #replaySince}). */
+    public long replays() {
+        return replays.sum();
+    }
+
     private void runLoop() {
         try {
             while (!stopping) {
-                ConsumerRecords<String, byte[]> records = poll();
-                if (!records.isEmpty()) {
-                    relay(records);
-                } else {
-                    commitWhenDue();
+                try {
+                    replayIfAsked();
+                    ConsumerRecords<String, byte[]> records = poll();
+                    if (!records.isEmpty()) {
+                        relayOrRewind(records);
+                    } else {
+                        commitWhenDue();
+                    }
+                    lag = currentLag();
+                } catch (RuntimeException e) {
+                    // Never end the loop: the process would stay UP holding its partitions while applying nothing,
+                    // and every stream of those partitions would stall. What failed is read again after a pause.
+                    log.error("event relay loop failed; reading on from the last applied record in {}", settings.retryBackoff(), e);
+                    pause(settings.retryBackoff());
                 }
-                lag = currentLag();
             }
-        } catch (RuntimeException e) {
-            log.error("event relay loop failed; another relay takes over this one's partitions", e);
         } finally {
             commitApplied();
             consumer.close(Duration.ofSeconds(10));
@@ -137,6 +163,17 @@ public final class EventRelayLoop implements SmartLifecycle {
             return consumer.poll(settings.pollTimeout());
         } catch (WakeupException e) {
             return ConsumerRecords.empty();
+        }
+    }
+
+    /** Relays a batch; should anything throw on the way, the batch is read again rather than skipped. */
+    private void relayOrRewind(ConsumerRecords<String, byte[]> records) {
+        try {
+            relay(records);
+        } catch (RuntimeException e) {
+            failedBatches.increment();
+            rewind(records);
+            throw e;
         }
     }
 
@@ -189,6 +226,17 @@ public final class EventRelayLoop implements SmartLifecycle {
             RelayTelemetry.ended(spans, false);
             rewind(records);
         }
+    }
+
+    /** Carries out a {@link #replaySince} between two batches; offsets applied but not committed are dropped. */
+    private void replayIfAsked() {
+        if (!replay.isAsked()) {
+            return;
+        }
+        uncommitted.clear();
+        Map<TopicPartition, OffsetAndMetadata> back = replay.applyIfAsked(consumer);
+        replays.increment();
+        log.warn("Redis's topology changed (a failover may have lost acknowledged writes): re-applying {} partitions", back.size());
     }
 
     private static boolean isMissingScript(Exception e) {

@@ -13,6 +13,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retryBackoff    pause before re-reading a batch Redis could not take
  * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
  *                        long's events, harmlessly); not per batch, which cost a broker request per poll
+ * @param failoverReplay  in a Redis Cluster, how far back the relay re-applies the topic when the topology changes (a
+ *                        failover may have dropped writes the old primary acknowledged but had not yet replicated); it
+ *                        must exceed the replicas' lag plus the time to notice the failover ({@code cluster-node-timeout},
+ *                        and up to {@code agentrun.redis.topology-refresh})
  */
 @ConfigurationProperties("agentrun.relay")
 public record RelaySettings(
@@ -20,7 +24,8 @@ public record RelaySettings(
         @DefaultValue("500") int maxPollRecords,
         @DefaultValue("500ms") Duration pollTimeout,
         @DefaultValue("500ms") Duration retryBackoff,
-        @DefaultValue("1s") Duration commitInterval) {
+        @DefaultValue("1s") Duration commitInterval,
+        @DefaultValue("60s") Duration failoverReplay) {
 
     public RelaySettings {
         if (id.isBlank()) {

@@ -46,6 +46,9 @@ public final class RelayTelemetry {
                 .description("Records in this relay's partitions not yet applied, as of its last poll").register(registry);
         FunctionCounter.builder("agentrun.relay.batches.failed", loop, EventRelayLoop::failedBatches)
                 .description("Batches Redis did not take (each is read again)").register(registry);
+        FunctionCounter.builder("agentrun.relay.replays", loop, EventRelayLoop::replays)
+                .description("Times the relay re-applied its partitions after Redis's topology changed (a failover may lose writes)")
+                .register(registry);
     }
 
     /** A span for the records worth one (run_start, run_end), ended by {@link #ended}; null for the rest. */

@@ -1,20 +1,15 @@
 package io.agentrun.relay.rebuild;
 
-import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.relay.consume.DeletionRecords;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
-import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.relay.apply.EventApplier;
 import io.agentrun.relay.apply.RelayedEvent;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,8 +39,8 @@ import org.jspecify.annotations.Nullable;
  * by feeding every record, partition by partition in order, through the relay's own {@link EventApplier}
  * — the same idempotent scripts, so running it twice, or over what Redis still has, changes nothing.
  *
- * <p>What the relay never writes because an api node does (who owns a thread or run: project, agent,
- * creation time) is restored from each {@code run_start} with {@code HSETNX}, so it never overwrites.
+ * <p>Who owns a thread or run (project, agent, creation time), which an api node writes first, the applier
+ * restores from each {@code run_start} with {@code HSETNX}, so it never overwrites.
  * What is not in the event topic at all — projects, agents, API keys — is not rebuilt; it comes back from
  * its own source (the api nodes' bootstrap at start-up, or whoever created it).
  *
@@ -58,12 +53,12 @@ public final class StateRebuilder {
     private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaClients clients;
-    private final StatefulRedisConnection<String, String> connection;
+    private final DedicatedConnection connection;
     private final JsonCodec codec;
     private final StateSettings settings;
 
     /** @param connection dedicated to the rebuild: its pipeline order is the apply order */
-    public StateRebuilder(KafkaClients clients, StatefulRedisConnection<String, String> connection, JsonCodec codec,
+    public StateRebuilder(KafkaClients clients, DedicatedConnection connection, JsonCodec codec,
             StateSettings settings) {
         this.clients = clients;
         this.connection = connection;
@@ -135,7 +130,6 @@ public final class StateRebuilder {
         }
         List<CompletableFuture<?>> writes = new ArrayList<>();
         List<RelayedEvent> batch = new ArrayList<>(records.count());
-        RedisAsyncCommands<String, String> redis = connection.async();
         for (ConsumerRecord<String, byte[]> record : records) {
             Long stop = end.get(new TopicPartition(record.topic(), record.partition()));
             if (stop == null || record.offset() >= stop) {
@@ -155,9 +149,6 @@ public final class StateRebuilder {
             }
             RunEvent event = decode(record, tally);
             if (event != null) {
-                if (event.data() instanceof EventData.RunStart) {
-                    writes.addAll(restoreOwners(redis, event));
-                }
                 batch.add(RelayedEvent.of(event, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8),
                         record.partition(), record.offset()));
                 tally.count(event);
@@ -174,28 +165,6 @@ public final class StateRebuilder {
             tally.skipped++;
             return null;
         }
-    }
-
-    /** Who owns the thread and the run, as the api node wrote it; never overwrites what is there. */
-    private List<CompletableFuture<?>> restoreOwners(RedisAsyncCommands<String, String> redis, RunEvent event) {
-        List<CompletableFuture<?>> writes = new ArrayList<>();
-        String run = RedisKeys.run(event.runId());
-        writes.add(redis.hsetnx(run, RunStore.PROJECT, event.projectId()).toCompletableFuture());
-        writes.add(redis.hsetnx(run, RunStore.AGENT, event.agentId()).toCompletableFuture());
-        writes.add(redis.hsetnx(run, RunStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
-        if (event.threadId() != null) {
-            String thread = RedisKeys.thread(event.threadId());
-            writes.add(redis.hsetnx(run, RunStore.THREAD, event.threadId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.PROJECT, event.projectId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.AGENT, event.agentId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
-            if (event.data() instanceof EventData.RunStart start) {
-                // the first run_start of the thread comes first in its partition: its metadata is the thread's
-                writes.add(redis.hsetnx(thread, ThreadStore.METADATA, codec.write(start.metadata())).toCompletableFuture());
-            }
-        }
-        writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
-        return writes;
     }
 
     private static void await(List<CompletableFuture<?>> writes) {

@@ -3,10 +3,11 @@
 -- live message (one line per event, each envelope optionally preceded by its traceparent line). Atomic;
 -- idempotent per seq. A threaded run's run_end is not published here: the relay publishes it after the
 -- thread script has written the history and released the lock, so a client that sees run_end can go on.
--- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events
+-- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:live:{id} (the run's live channel, a
+-- shard channel: declared as a key because in a Redis Cluster SPUBLISH goes to the shard of the run's slot)
 -- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
--- ARGV[4] the run's live channel   ARGV[5] '1': publish run_end here too (the run has no thread)
--- then 11 fields per event, from ARGV[6]:
+-- ARGV[4] '1': publish run_end here too (the run has no thread)
+-- then 11 fields per event, from ARGV[5]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
@@ -97,9 +98,9 @@ end
 local decisions = {}
 local live = {}
 local failure = nil
-local count = (#ARGV - 5) / FIELDS
+local count = (#ARGV - 4) / FIELDS
 for i = 0, count - 1 do
-  local a = 6 + i * FIELDS
+  local a = 5 + i * FIELDS
   local kind = ARGV[a + 2]
   local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
   if decision == -1 then
@@ -107,7 +108,7 @@ for i = 0, count - 1 do
     break
   end
   decisions[i + 1] = decision
-  if decision == 1 and (kind ~= 'run_end' or ARGV[5] == '1') then
+  if decision == 1 and (kind ~= 'run_end' or ARGV[4] == '1') then
     if ARGV[a + 9] ~= '' then
       live[#live + 1] = ARGV[a + 9]
     end
@@ -116,7 +117,7 @@ for i = 0, count - 1 do
 end
 if #live > 0 then
   -- What was applied is published even when a later event failed: read again, it counts as applied before.
-  redis.call('PUBLISH', ARGV[4], table.concat(live, '\n'))
+  redis.call('SPUBLISH', KEYS[3], table.concat(live, '\n'))
 end
 if failure then
   return redis.error_reply(failure)

@@ -2,22 +2,25 @@
 -- Kafka offset; a thread's events are on one partition in order) or an event written again (same run
 -- and seq at a later offset) changes nothing.
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock   KEYS[4] ar:thread:{id}:runs
--- KEYS[5] ar:thread:{id}:deleted (a deleted thread takes nothing more)
+-- KEYS[5] ar:thread:{id}:deleted (a deleted thread takes nothing more)   KEYS[6] ar:thread:{id}:waiting (runs waiting
+-- for the thread: at run_end the lock goes to the first of them instead of being freed)
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
 -- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
 -- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
--- api has not put it there (a rebuild)
+-- api has not put it there (a rebuild)   ARGV[11] the lock's time to live (ms), for the run it is handed to
+-- Returns {1 applied | 0 not, the run the lock was handed to or ''}
 if redis.call('EXISTS', KEYS[5]) == 1 then
-  return 0
+  return {0, ''}
 end
 local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
 if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
-  return 0
+  return {0, ''}
 end
 if applied[3] == ARGV[2] and tonumber(ARGV[7]) <= tonumber(applied[4] or '-1') then
-  return 0
+  return {0, ''}
 end
+local handed = ''
 redis.call('HSET', KEYS[1], 'applied_partition', ARGV[8], 'applied_offset', ARGV[3], 'applied_run', ARGV[2],
   'applied_seq', ARGV[7], 'updated_at', ARGV[4])
 local kind = ARGV[1]
@@ -50,11 +53,19 @@ elseif kind == 'run_end' then
   redis.call('HDEL', KEYS[1], 'pending_run', 'pending_user', 'history_len:' .. ARGV[2])
   -- History is written above, before the lock goes: the next turn always sees this one.
   if redis.call('GET', KEYS[3]) == ARGV[2] then
-    redis.call('DEL', KEYS[3])
-    redis.call('HDEL', KEYS[1], 'active_run')
+    local next = redis.call('LPOP', KEYS[6])
+    if next then
+      -- The next waiting run takes the thread now; the relay (or, should it fail first, a sweeper) starts it.
+      redis.call('SET', KEYS[3], next, 'PX', ARGV[11])
+      redis.call('HSET', KEYS[1], 'active_run', next)
+      handed = next
+    else
+      redis.call('DEL', KEYS[3])
+      redis.call('HDEL', KEYS[1], 'active_run')
+    end
   end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PEXPIRE', KEYS[4], ARGV[5])
-return 1
+return {1, handed}

@@ -99,7 +99,16 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Kills the broker without a clean shutdown (fault injection) and starts it again on the same data and ports. */
     public void restart() {
+        restart(pid -> { });
+    }
+
+    /**
+     * Like {@link #restart()}, telling {@code launched} the new process's pid as soon as it exists: a node replaying
+     * its log on a busy machine can take a minute to serve, and a supervisor's pid file should not wait for that.
+     */
+    public void restart(java.util.function.LongConsumer launched) {
         process = process.killAndRelaunch(this::launch);
+        launched.accept(process.pid());
         awaitReady();
     }
 

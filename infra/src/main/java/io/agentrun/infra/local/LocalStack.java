@@ -7,6 +7,7 @@ import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.ParentWatch;
 import io.agentrun.infra.process.Ports;
+import io.agentrun.infra.redis.RedisCluster;
 import io.agentrun.infra.redis.RedisServer;
 import java.io.IOException;
 import java.net.URI;
@@ -44,6 +45,9 @@ public final class LocalStack {
     private final Path state;
     private final List<Service> services = new ArrayList<>();
     private RedisServer redis;
+    private RedisCluster redisCluster;
+    /** The Redis processes this stack started and keeps alive (none when it was given a REDIS_URL). */
+    private List<RedisServer> redisNodes = List.of();
     /** One broker, or the nodes of a cluster ({@code --kafka-brokers}); pid files {@code kafka} or {@code kafka-<n>}. */
     private List<KafkaBroker> kafka = List.of();
     private String kafkaBootstrap;
@@ -102,11 +106,19 @@ public final class LocalStack {
     private void start() throws IOException {
         prepareStateDir();
         String redisUrl = System.getenv("REDIS_URL");
-        if (redisUrl == null || redisUrl.isBlank()) {
+        if ((redisUrl == null || redisUrl.isBlank()) && options.redisCluster()) {
+            say("starting a Redis Cluster (3 primaries, a replica each)");
+            redisCluster = RedisCluster.start(state.resolve("redis"), 3, 1);
+            redisNodes = redisCluster.nodes();
+            redisUrl = redisCluster.url();
+        } else if (redisUrl == null || redisUrl.isBlank()) {
             say("starting redis-server");
             redis = RedisServer.start(state.resolve("redis"), false, true);
-            writePid("redis", redis.pid());
+            redisNodes = List.of(redis);
             redisUrl = redis.url();
+        }
+        for (int i = 0; i < redisNodes.size(); i++) {
+            writePid(redisNodes.size() == 1 ? "redis" : "redis-" + (i + 1), redisNodes.get(i).pid());
         }
         startKafka();
 
@@ -121,6 +133,12 @@ public final class LocalStack {
         shared.put("AGENTRUN_STORAGE_DIR", state.resolve("files").toString());
         shared.put("AGENTRUN_STORAGE_PUBLIC_URL", "http://localhost:" + options.apiPort());
         shared.put("AGENTRUN_STORAGE_SECRET", java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID());
+        // Webhooks: signing secrets sealed with a key of this stack's own; receivers on this machine allowed (a
+        // production deployment allows no private address unless its operator names the network).
+        byte[] webhookKey = new byte[32];
+        new java.security.SecureRandom().nextBytes(webhookKey);
+        shared.put("AGENTRUN_WEBHOOKS_SECRET_KEY", java.util.Base64.getEncoder().encodeToString(webhookKey));
+        shared.put("AGENTRUN_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
         // For `./agentrun replay | tail | rebuild-state`, which read the same Kafka and Redis as this stack.
         Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafkaBootstrap
                 + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
@@ -173,10 +191,13 @@ public final class LocalStack {
         while (!stopping) {
             try {
                 Thread.sleep(SUPERVISION_INTERVAL.toMillis()); // a polling supervisor; nothing waits on this
-                if (redis != null && !redis.isAlive() && !stopping) {
-                    say("redis-server exited; starting it again");
-                    redis.restart();
-                    writePid("redis", redis.pid());
+                for (int i = 0; i < redisNodes.size(); i++) {
+                    RedisServer node = redisNodes.get(i);
+                    if (!node.isAlive() && !stopping) {
+                        say("redis-server on port " + node.port() + " exited; starting it again");
+                        node.restart();
+                        writePid(redisNodes.size() == 1 ? "redis" : "redis-" + (i + 1), node.pid());
+                    }
                 }
                 superviseKafka();
                 for (Service service : services) {
@@ -227,8 +248,13 @@ public final class LocalStack {
             long since = kafkaDownSince.computeIfAbsent(broker, b -> System.nanoTime());
             if (System.nanoTime() - since >= delay.toNanos()) {
                 say(kafkaName(broker) + " exited; starting it again");
-                broker.restart();
-                writePid(kafkaName(broker), broker.pid());
+                broker.restart(pid -> {
+                    try {
+                        writePid(kafkaName(broker), pid);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
                 kafkaDownSince.remove(broker);
             }
         }
@@ -319,6 +345,9 @@ public final class LocalStack {
         kafka.parallelStream().forEach(KafkaBroker::close);
         if (redis != null) {
             redis.close();
+        }
+        if (redisCluster != null) {
+            redisCluster.close();
         }
         if (sessions != null) {
             sessions.close();

@@ -10,9 +10,13 @@ import java.nio.file.Path;
  * @param apis      api nodes, on ports {@code apiPort}, {@code apiPort + 1}, …
  * @param kafkaBrokers KRaft nodes; with three or more, topics have three replicas and min.insync.replicas=2.
  *                  Node n listens on {@code kafkaPort + n - 1}.
+ * @param redisCluster a Redis Cluster of three primaries with a replica each instead of one redis-server
  */
 record StackOptions(Path home, Path stateDir, int apis, int workers, int relays, int kafkaBrokers, int kafkaPort, int apiPort,
-        String projectId) {
+        String projectId, boolean redisCluster) {
+
+    static final String USAGE = "usage: ./agentrun local [--apis N] [--workers N] [--relays N] [--kafka-brokers N] [--redis-cluster]"
+            + " [--api-port P] [--kafka-port P] [--state-dir DIR]";
 
     static StackOptions parse(String[] args) {
         Path home = Path.of(".").toAbsolutePath().normalize();
@@ -23,7 +27,12 @@ record StackOptions(Path home, Path stateDir, int apis, int workers, int relays,
         int kafkaBrokers = 1;
         int kafkaPort = intEnv("AGENTRUN_KAFKA_PORT", 9092);
         int apiPort = intEnv("AGENTRUN_API_PORT", 8080);
+        boolean redisCluster = false;
         for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--redis-cluster")) {
+                redisCluster = true;
+                continue;
+            }
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
                 case "--home" -> home = Path.of(required(args[i], value)).toAbsolutePath().normalize();
@@ -34,13 +43,12 @@ record StackOptions(Path home, Path stateDir, int apis, int workers, int relays,
                 case "--kafka-brokers" -> kafkaBrokers = positive(args[i], value);
                 case "--kafka-port" -> kafkaPort = positive(args[i], value);
                 case "--api-port" -> apiPort = positive(args[i], value);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "\nusage: ./agentrun local [--apis N] [--workers N] [--relays N] [--kafka-brokers N] [--api-port P] [--kafka-port P] [--state-dir DIR]");
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
             }
             i++;
         }
         return new StackOptions(home, stateDir != null ? stateDir : home.resolve(".agentrun"), apis, workers, relays,
-                kafkaBrokers, kafkaPort, apiPort, "demo");
+                kafkaBrokers, kafkaPort, apiPort, "demo", redisCluster);
     }
 
     private static String required(String option, String value) {

@@ -71,6 +71,97 @@ public final class RedisCluster implements AutoCloseable {
         return "unknown";
     }
 
+    /**
+     * A counter of node {@code node}: a {@code CLUSTER INFO} field such as {@code cluster_stats_messages_publish_received}
+     * (0 while the node has not counted any), or, for {@code cmdstat_<command>}, how often the command ran there
+     * (scripts' calls included).
+     */
+    public long counter(RedisServer node, String name) {
+        boolean command = name.startsWith("cmdstat_");
+        String text = command ? cli(node.port(), "info", "commandstats") : cli(node.port(), "cluster", "info");
+        for (String line : text.split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                String value = line.substring(name.length() + 1);
+                return Long.parseLong(command ? value.substring("calls=".length(), value.indexOf(',')) : value.strip());
+            }
+        }
+        return 0;
+    }
+
+    /** The primary serving hash slot {@code slot} now, as the first live node sees it. */
+    public RedisServer primaryOf(int slot) {
+        RedisServer witness = nodes.stream().filter(RedisServer::isAlive).findFirst().orElseThrow();
+        for (String line : topology(witness).lines().toList()) {
+            String[] fields = line.split(" ");
+            if (fields.length < 9 || !List.of(fields[2].split(",")).contains("master") || fields[2].contains("fail")) {
+                continue;
+            }
+            for (int i = 8; i < fields.length; i++) {
+                String[] range = fields[i].split("-");
+                if (range[0].startsWith("[")) {
+                    continue; // a slot being migrated or imported
+                }
+                int first = Integer.parseInt(range[0]);
+                int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
+                if (slot >= first && slot <= last) {
+                    return byAddress(fields[1]);
+                }
+            }
+        }
+        throw new IllegalStateException("no live primary serves slot " + slot);
+    }
+
+    /** The replica of {@code primary}, as the first live node sees it. */
+    public RedisServer replicaOf(RedisServer primary) {
+        String primaryId = nodeId(primary);
+        RedisServer witness = nodes.stream().filter(RedisServer::isAlive).findFirst().orElseThrow();
+        for (String line : topology(witness).lines().toList()) {
+            String[] fields = line.split(" ");
+            if (fields.length > 3 && fields[3].equals(primaryId) && !fields[2].contains("fail")) {
+                return byAddress(fields[1]);
+            }
+        }
+        throw new IllegalStateException("no live replica of node " + primary.port());
+    }
+
+    /** A field of {@code INFO section} on node {@code node}, e.g. {@code replication}'s {@code master_repl_offset}. */
+    public String info(RedisServer node, String section, String field) {
+        for (String line : cli(node.port(), "info", section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1).strip();
+            }
+        }
+        throw new IllegalStateException("node " + node.port() + " has no " + field + " in INFO " + section);
+    }
+
+    /** The node's cluster id ({@code CLUSTER MYID}). */
+    public String nodeId(RedisServer node) {
+        return cli(node.port(), "cluster", "myid").strip();
+    }
+
+    /**
+     * Moves {@code slots} hash slots from one primary to another with their keys, as an operator reshards:
+     * {@code redis-cli --cluster reshard} ({@code MIGRATE} key by key, clients redirected with ASK meanwhile).
+     */
+    public void moveSlots(RedisServer from, RedisServer to, int slots, Path log) {
+        List<String> command = List.of(redisCli(), "--cluster", "reshard", "127.0.0.1:" + from.port(), "--cluster-from", nodeId(from),
+                "--cluster-to", nodeId(to), "--cluster-slots", Integer.toString(slots), "--cluster-yes", "--cluster-pipeline", "100");
+        try (ChildProcess reshard = ChildProcess.start("redis-cluster-reshard", command, Map.of(), log)) {
+            Deadline.await("redis-cli --cluster reshard", FORM_TIMEOUT.multipliedBy(5), Duration.ofMillis(100), () -> { },
+                    () -> !reshard.isAlive());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run redis-cli", e);
+        }
+        if (readLog(log).contains("[ERR]")) {
+            throw new IllegalStateException("resharding failed; see " + log);
+        }
+    }
+
+    private RedisServer byAddress(String address) {
+        int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1, address.contains("@") ? address.indexOf('@') : address.length()));
+        return nodes.stream().filter(node -> node.port() == port).findFirst().orElseThrow();
+    }
+
     /** {@code CLUSTER NODES} as node {@code node} sees it. */
     public String topology(RedisServer node) {
         return cli(node.port(), "cluster", "nodes");

@@ -94,6 +94,33 @@ public final class RedisServer implements AutoCloseable {
         awaitReady();
     }
 
+    /**
+     * SIGSTOP: the server freezes with its sockets open. A frozen replica stops reading its primary's replication
+     * stream, so the primary acknowledges writes no replica has (what a failover then loses); {@link #thaw()} resumes it.
+     */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a server frozen by {@link #freeze()} goes on where it was. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

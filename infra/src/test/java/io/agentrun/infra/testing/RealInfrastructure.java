@@ -2,6 +2,7 @@ package io.agentrun.infra.testing;
 
 import io.agentrun.infra.kafka.KafkaBroker;
 import io.agentrun.infra.kafka.KafkaCluster;
+import io.agentrun.infra.redis.RedisCluster;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.s3.S3Server;
 import java.io.IOException;
@@ -58,6 +59,15 @@ public final class RealInfrastructure implements BeforeAllCallback {
         return started().kafkaCluster();
     }
 
+    /**
+     * A Redis Cluster of three primaries, each with one replica ({@code redis-server} processes formed with
+     * {@code redis-cli --cluster create}), started on the first call only, for the suites that prove the pipeline on
+     * it and fail its nodes; stopped with the other servers. Suites that kill its nodes bring them back before they end.
+     */
+    public static RedisCluster redisCluster() {
+        return started().redisCluster();
+    }
+
     private static Servers started() {
         Servers current = servers;
         if (current == null) {
@@ -92,6 +102,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
         private final String redisUrl;
         private S3Server s3;
         private KafkaCluster kafkaCluster;
+        private RedisCluster redisCluster;
 
         private Servers(Path dir, KafkaBroker kafka, RedisServer redis, String redisUrl) {
             this.dir = dir;
@@ -126,6 +137,13 @@ public final class RealInfrastructure implements BeforeAllCallback {
             return kafkaCluster;
         }
 
+        synchronized RedisCluster redisCluster() {
+            if (redisCluster == null) {
+                redisCluster = RedisCluster.start(dir.resolve("redis-cluster"), 3, 1);
+            }
+            return redisCluster;
+        }
+
         @Override
         public void close() {
             synchronized (RealInfrastructure.class) {
@@ -140,6 +158,9 @@ public final class RealInfrastructure implements BeforeAllCallback {
                 }
                 if (kafkaCluster != null) {
                     kafkaCluster.close();
+                }
+                if (redisCluster != null) {
+                    redisCluster.close();
                 }
             }
             kafka.close();

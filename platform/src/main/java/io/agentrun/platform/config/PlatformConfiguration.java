@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.springframework.beans.factory.ObjectProvider;
 import java.time.Clock;
+import io.agentrun.platform.webhook.WebhookSettings;
+import io.agentrun.platform.webhook.WebhookStore;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,7 +39,7 @@ import org.springframework.core.env.Environment;
 @Configuration(proxyBeanMethods = false)
 @Import(ContainerProblemsConfiguration.class)
 @EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, StorageSettings.class,
-        TracingSettings.class})
+        TracingSettings.class, WebhookSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -103,6 +105,11 @@ public class PlatformConfiguration {
     @Bean
     RunOwnership runOwnership(RedisConnections redis, StateSettings settings, KafkaSettings kafka) {
         return new RunOwnership(redis, settings, java.time.Clock.systemUTC(), kafka.commandsTopic());
+    }
+
+    @Bean
+    WebhookStore webhookStore(RedisConnections redis, JsonCodec codec, WebhookSettings settings) {
+        return new WebhookStore(redis, codec, settings, Clock.systemUTC());
     }
 
     @Bean

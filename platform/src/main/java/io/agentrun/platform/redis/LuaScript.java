@@ -3,8 +3,8 @@ package io.agentrun.platform.redis;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -42,13 +42,13 @@ public final class LuaScript {
         }
     }
 
-    public CompletableFuture<Long> call(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
+    public CompletableFuture<Long> call(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
         RedisFuture<Long> bySha = redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
         return bySha.toCompletableFuture();
     }
 
     /** Like {@link #call}, for a script that returns an array (integers and strings). */
-    public CompletableFuture<java.util.List<Object>> callList(RedisAsyncCommands<String, String> redis, String[] keys, String... args) {
+    public CompletableFuture<java.util.List<Object>> callList(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
         RedisFuture<java.util.List<Object>> bySha = redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
         return bySha.toCompletableFuture();
     }
@@ -57,7 +57,7 @@ public final class LuaScript {
      * One call outside a pipeline: by SHA, and on {@code NOSCRIPT} (a restarted or flushed Redis) by source.
      * Safe here because nothing is queued behind it on this caller's behalf.
      */
-    public long run(RedisCommands<String, String> redis, String[] keys, String... args) {
+    public long run(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
         try {
             return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
         } catch (RedisNoScriptException e) {
@@ -66,7 +66,7 @@ public final class LuaScript {
     }
 
     /** Like {@link #run}, for a script that returns an array (integers and strings). */
-    public java.util.List<Object> runList(RedisCommands<String, String> redis, String[] keys, String... args) {
+    public java.util.List<Object> runList(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
         try {
             return redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
         } catch (RedisNoScriptException e) {
@@ -75,7 +75,7 @@ public final class LuaScript {
     }
 
     /** Makes sure the server knows the script; on a pipelined connection, before the calls that need it. */
-    public CompletableFuture<String> load(RedisAsyncCommands<String, String> redis) {
+    public CompletableFuture<String> load(RedisClusterAsyncCommands<String, String> redis) {
         return redis.scriptLoad(source).toCompletableFuture();
     }
 

@@ -6,7 +6,7 @@ import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.Range;
 import io.lettuce.core.ZAddArgs;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +89,7 @@ public final class RunOwnership {
      *         only to others — see claim-run.lua)
      */
     public List<Claim> claimAll(List<String> runIds, String workerId, Duration lease, Duration timeout) {
-        RedisAsyncCommands<String, String> async = redis.async();
+        RedisClusterAsyncCommands<String, String> async = redis.async();
         String now = Long.toString(clock.millis());
         long until = clock.millis() + lease.toMillis();
         CLAIM.load(async);
@@ -137,7 +137,7 @@ public final class RunOwnership {
         if (leases.isEmpty()) {
             return List.of();
         }
-        RedisAsyncCommands<String, String> async = redis.async();
+        RedisClusterAsyncCommands<String, String> async = redis.async();
         long until = clock.millis() + lease.toMillis();
         List<CompletableFuture<Long>> renewed = new ArrayList<>(leases.size());
         RENEW.load(async);
@@ -225,6 +225,10 @@ public final class RunOwnership {
         record GiveUp(int epoch, long firstSeq, String code, Map<String, String> state) implements Sweep {
         }
 
+        /** The run waits for {@code threadId}; looked at again from {@code atMillis}. */
+        record Waiting(String threadId, long atMillis) implements Sweep {
+        }
+
         /** The run ended or is unknown; it left the index. */
         record Settled() implements Sweep {
         }
@@ -242,6 +246,10 @@ public final class RunOwnership {
             case "wait" -> {
                 index(runId, value);
                 yield new Sweep.Wait(value);
+            }
+            case "waiting" -> {
+                index(runId, value);
+                yield new Sweep.Waiting((String) r.get(3), value);
             }
             case "requeue" -> {
                 index(runId, value);

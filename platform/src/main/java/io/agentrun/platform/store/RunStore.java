@@ -6,8 +6,10 @@ import io.agentrun.model.event.Usage;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
+import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * command never runs a finished run again even if the relay lags.
  */
 public final class RunStore {
+
+    private static final LuaScript PROMOTE = LuaScript.fromResource(RunStore.class, "promote-run.lua");
 
     /** Hash fields; the relay's scripts write the same names. */
     public static final String STATUS = "status";
@@ -48,6 +52,8 @@ public final class RunStore {
     public static final String CREATED_MS = "created_ms";
     /** Set once an api node saw Kafka acknowledge the run's command: only then may a sweeper produce it again. */
     public static final String SENT = "sent";
+    /** "1" while the run waits for its thread ({@code if_busy=enqueue|interrupt}); its command is not produced yet. */
+    public static final String WAITING = "waiting";
 
     private final RedisConnections redis;
     private final StateSettings settings;
@@ -79,6 +85,14 @@ public final class RunStore {
      * @param keyFamily the publishable key family whose daily spend the run's tokens count against
      */
     public void createQueued(RunCommand command, @Nullable String keyFamily) {
+        createQueued(command, keyFamily, false);
+    }
+
+    /**
+     * @param waiting the run waits for its thread: its command is produced when the thread is handed to it
+     *     ({@link #promote}), and until then no sweeper produces or fails it
+     */
+    public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting) {
         String key = RedisKeys.run(command.runId());
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
                 STATUS, RunStatus.QUEUED.wireName(),
@@ -94,6 +108,9 @@ public final class RunStore {
         }
         if (keyFamily != null) {
             fields.put(KEY_FAMILY, keyFamily);
+        }
+        if (waiting) {
+            fields.put(WAITING, "1");
         }
         // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
         var async = redis.async();
@@ -147,6 +164,45 @@ public final class RunStore {
      * down right now), a sweeper will not produce the command again should it be lost, and the run ends
      * {@code not_started} instead — it is never produced without proof that it was accepted.
      */
+    /** What {@link #promote} found. */
+    public sealed interface Promotion {
+        /** The run stopped waiting now: produce {@code commandJson}. */
+        record Promoted(String commandJson) implements Promotion {
+        }
+
+        /** Another caller promoted it already (its command is on its way), or it never waited. */
+        record NotWaiting() implements Promotion {
+        }
+
+        /** It ended (refused while it waited, cancelled) or is gone: pass the thread on. */
+        record Ended() implements Promotion {
+        }
+    }
+
+    /**
+     * A waiting run was handed its thread: it stops waiting, counts as accepted and sent from now (so a sweeper
+     * produces its command again should this send be lost, and its start timeout counts from now). Exactly one caller
+     * gets {@link Promotion.Promoted} for a run.
+     */
+    public Promotion promote(String runId) {
+        long now = System.currentTimeMillis();
+        List<Object> reply = PROMOTE.runList(redis.sync(), new String[] {RedisKeys.run(runId)}, Long.toString(now));
+        String outcome = (String) reply.get(0);
+        return switch (outcome) {
+            case "promoted" -> {
+                redis.sync().zadd(dueIndex, (double) now + settings.claimTimeout().toMillis(), runId);
+                yield new Promotion.Promoted((String) reply.get(1));
+            }
+            case "started" -> new Promotion.NotWaiting();
+            default -> new Promotion.Ended();
+        };
+    }
+
+    /** A run created waiting got its thread at once: it is produced like any other run. */
+    public void stopWaiting(String runId) {
+        redis.sync().hdel(RedisKeys.run(runId), WAITING);
+    }
+
     public void markSent(String runId) {
         redis.async().hset(RedisKeys.run(runId), SENT, "1");
     }

@@ -4,7 +4,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class ThreadDeletion {
     private static final String DELETE_THREAD = """
             redis.call('SET', KEYS[5], ARGV[1], 'PX', ARGV[2])
             local runs = redis.call('ZRANGE', KEYS[4], 0, -1)
-            redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+            redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6])
             return runs
             """;
 
@@ -54,10 +54,10 @@ public final class ThreadDeletion {
      *     the batches around it
      * @return the ids of the runs whose content was deleted
      */
-    public CompletableFuture<List<String>> apply(RedisAsyncCommands<String, String> redis, ThreadDeleted deleted) {
+    public CompletableFuture<List<String>> apply(RedisClusterAsyncCommands<String, String> redis, ThreadDeleted deleted) {
         String threadId = deleted.threadId();
         String[] keys = {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
-                RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId)};
+                RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)};
         return redis.<List<String>>eval(DELETE_THREAD, ScriptOutputType.MULTI, keys, codec.write(deleted),
                         Long.toString(settings.threadRetention().toMillis()))
                 .toCompletableFuture()
@@ -68,7 +68,7 @@ public final class ThreadDeletion {
                 });
     }
 
-    private static CompletableFuture<List<String>> deleteRuns(RedisAsyncCommands<String, String> redis, List<String> runIds) {
+    private static CompletableFuture<List<String>> deleteRuns(RedisClusterAsyncCommands<String, String> redis, List<String> runIds) {
         List<CompletableFuture<?>> deletes = new ArrayList<>();
         for (String runId : runIds) {
             deletes.add(redis.eval(DELETE_RUN, ScriptOutputType.INTEGER,

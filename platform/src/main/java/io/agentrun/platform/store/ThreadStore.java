@@ -32,14 +32,50 @@ public final class ThreadStore {
     /** The first run's request metadata (JSON), shown when the thread is read back. */
     public static final String METADATA = "metadata";
 
-    /** Deletes the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock. */
+    /**
+     * Lets go of the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock;
+     * the first waiting run, if any, takes it ({@code ARGV[2]}: its time to live). Returns that run, {@code ''} when the
+     * lock was freed, nil when {@code ARGV[1]} did not hold it. Also used with {@code ARGV[1] = ''} to hand a lock that
+     * expired (or was never handed on) to the first waiting run.
+     */
     static final String RELEASE_IF_HELD = """
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('DEL', KEYS[1])
-              redis.call('HDEL', KEYS[2], 'active_run')
-              return 1
+            local holder = redis.call('GET', KEYS[1])
+            if holder ~= ARGV[1] and not (ARGV[1] == '' and not holder) then
+              return nil
             end
-            return 0
+            local next = redis.call('LPOP', KEYS[3])
+            if next then
+              redis.call('SET', KEYS[1], next, 'PX', ARGV[2])
+              redis.call('HSET', KEYS[2], 'active_run', next)
+              return next
+            end
+            redis.call('DEL', KEYS[1])
+            redis.call('HDEL', KEYS[2], 'active_run')
+            return ''
+            """;
+
+    /**
+     * Takes the thread for {@code ARGV[1]} when it is free, else puts the run in the thread's waiting list (at its head
+     * when {@code ARGV[5]} is 'front'). Returns {0, ''} when the run took the lock, else {its place (1 = next), the
+     * holder}. The run is listed in the thread's runs either way.
+     */
+    private static final String LOCK_OR_WAIT = """
+            local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+            redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[1])
+            redis.call('PEXPIRE', KEYS[4], ARGV[4])
+            if taken then
+              redis.call('HSET', KEYS[2], 'active_run', ARGV[1])
+              return {0, ''}
+            end
+            local place
+            if ARGV[5] == 'front' then
+              redis.call('LPUSH', KEYS[3], ARGV[1])
+              place = 1
+            else
+              place = redis.call('RPUSH', KEYS[3], ARGV[1])
+            end
+            redis.call('PEXPIRE', KEYS[3], ARGV[4])
+            return {place, redis.call('GET', KEYS[1]) or ''}
             """;
 
     private static final String EXTEND_IF_HELD = """
@@ -103,11 +139,48 @@ public final class ThreadStore {
         return true;
     }
 
-    /** Releases the thread if {@code runId} still holds it. */
-    public boolean unlock(String threadId, String runId) {
-        Long released = redis.sync().eval(RELEASE_IF_HELD, ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.threadLock(threadId), RedisKeys.thread(threadId)}, runId);
-        return released != null && released == 1L;
+    /**
+     * Releases the thread if {@code runId} still holds it; the first waiting run takes it then.
+     *
+     * @return the run the thread was handed to, or empty (freed, or not held by {@code runId})
+     */
+    public Optional<String> unlock(String threadId, String runId) {
+        String next = redis.sync().eval(RELEASE_IF_HELD, ScriptOutputType.VALUE, lockKeys(threadId), runId,
+                Long.toString(settings.threadLockTtl().toMillis()));
+        return next == null || next.isEmpty() ? Optional.empty() : Optional.of(next);
+    }
+
+    /** Hands a free thread (its holder's lock expired, or its hand-over was lost) to its first waiting run, if any. */
+    public Optional<String> handFreeThreadOn(String threadId) {
+        return unlock(threadId, "");
+    }
+
+    /** Where a run stands when it asked for a thread: holding it, or waiting behind {@code holder}. */
+    public record LockOrWait(int place, String holder) {
+        public boolean holds() {
+            return place == 0;
+        }
+    }
+
+    /**
+     * Takes the thread for {@code runId}, or, when another run holds it, queues {@code runId} to take it when that one
+     * ends ({@code first}: ahead of any other waiting run).
+     */
+    public LockOrWait lockOrWait(String threadId, String runId, boolean first) {
+        List<Object> reply = redis.sync().eval(LOCK_OR_WAIT, ScriptOutputType.MULTI, lockKeys(threadId), runId,
+                Long.toString(settings.threadLockTtl().toMillis()), Long.toString(System.currentTimeMillis()),
+                Long.toString(settings.threadRetention().toMillis()), first ? "front" : "back");
+        return new LockOrWait(((Long) reply.get(0)).intValue(), String.valueOf(reply.get(1)));
+    }
+
+    /** Takes a run that never got the thread out of its waiting list (it was refused). */
+    public void withdraw(String threadId, String runId) {
+        redis.sync().lrem(RedisKeys.threadWaiting(threadId), 0, runId);
+    }
+
+    private static String[] lockKeys(String threadId) {
+        return new String[] {RedisKeys.threadLock(threadId), RedisKeys.thread(threadId), RedisKeys.threadWaiting(threadId),
+                RedisKeys.threadRuns(threadId)};
     }
 
     /**

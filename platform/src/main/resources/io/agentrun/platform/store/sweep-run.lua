@@ -11,9 +11,11 @@
 --   'wait'    nothing to do before time_or_epoch (ms)
 --   'requeue' produce the command again now (the hash's 'command'); look again at time_or_epoch. Only for runs
 --             a worker claimed before, or whose command an api node saw acknowledged by Kafka ('sent')
+--   'waiting' the run waits for its thread (thread id in reason): nothing to do before time_or_epoch, unless the
+--             thread is free or handed to it already (then the sweeper hands it on / starts it)
 --   'giveup'  the sweeper claimed the run (epoch time_or_epoch, events from fence_seq + 1) to end it failed
 local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'requeue_at', 'requeues',
-  'created_ms', 'last_seq', 'command', 'sent')
+  'created_ms', 'last_seq', 'command', 'sent', 'waiting', 'thread_id')
 local status = h[1]
 if not status then
   return {'gone', 0, -1, ''}
@@ -22,6 +24,10 @@ if status == 'completed' or status == 'failed' or status == 'cancelled' or statu
   return {'done', 0, -1, ''}
 end
 local now = tonumber(ARGV[1])
+if h[11] == '1' then
+  -- Its command is produced once the thread is handed to it; neither claim nor start timeouts run meanwhile.
+  return {'waiting', now + tonumber(ARGV[2]), -1, h[12] or ''}
+end
 local lease = tonumber(h[3] or '0')
 if h[2] and h[2] ~= '' then
   if lease > now then

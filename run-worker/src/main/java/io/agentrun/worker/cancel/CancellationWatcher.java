@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.DisposableBean;
 
@@ -22,10 +23,10 @@ public final class CancellationWatcher implements DisposableBean {
     private final RedisConnections redis;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final Map<String, CancelToken> running = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> recheck;
 
     public CancellationWatcher(RedisConnections redis, ScheduledExecutorService timers, Duration recheckInterval) {
         this.redis = redis;
-        timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(), TimeUnit.MILLISECONDS);
         this.pubSub = redis.newPubSub();
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
@@ -37,6 +38,9 @@ public final class CancellationWatcher implements DisposableBean {
             }
         });
         pubSub.sync().psubscribe(RedisKeys.cancelPattern());
+        // Last, once every field is set: the timer's thread may run the first re-check at any moment from here.
+        this.recheck = timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** Tracks a starting run; its token is cancelled at once when a cancel request came first. */
@@ -73,6 +77,7 @@ public final class CancellationWatcher implements DisposableBean {
 
     @Override
     public void destroy() {
+        recheck.cancel(false);
         pubSub.close();
     }
 }

@@ -4,6 +4,7 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.observe.Tracing;
+import io.agentrun.platform.redis.RedisRetry;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher.ClaimOutcome;
@@ -130,26 +131,13 @@ final class CommandIntake {
     private @Nullable List<RunOwnership.Claim> claimWithRetry(List<RunCommand> commands, BooleanSupplier stopping) {
         List<String> runIds = commands.stream().map(RunCommand::runId).toList();
         long deadline = System.nanoTime() + settings.claimRetry().toNanos();
-        long backoffMs = 50;
-        while (true) {
-            try {
-                return ownership.claimAll(runIds, settings.id(), settings.leaseDuration(), settings.leaseRenewInterval());
-            } catch (RedisException e) {
-                if (stopping.getAsBoolean() || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-                    log.error("could not claim {} runs ({}); handing their commands back", runIds.size(), e.getMessage());
-                    return null;
-                }
-                pause(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 1000);
-            }
-        }
-    }
-
-    private static void pause(long millis) {
         try {
-            Thread.sleep(millis); // back-off while Redis is unreachable, not synchronisation
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return RedisRetry.untilAnswered(
+                    () -> ownership.claimAll(runIds, settings.id(), settings.leaseDuration(), settings.leaseRenewInterval()),
+                    pauseMs -> stopping.getAsBoolean() || System.nanoTime() + pauseMs * 1_000_000 > deadline);
+        } catch (RedisException e) {
+            log.error("could not claim {} runs ({}); handing their commands back", runIds.size(), e.getMessage());
+            return null;
         }
     }
 }

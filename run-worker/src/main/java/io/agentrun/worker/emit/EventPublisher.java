@@ -2,8 +2,10 @@ package io.agentrun.worker.emit;
 
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.observe.Tracing;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -49,6 +51,7 @@ public final class EventPublisher implements DisposableBean {
         CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
         try {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, event.partitionKey(), codec.encode(event));
+            record.headers().add(Topics.EVENT_TYPE_HEADER, event.type().wireName().getBytes(StandardCharsets.US_ASCII));
             if (traceparent != null) {
                 record.headers().add(Tracing.TRACEPARENT, traceparent);
             }

@@ -1,12 +1,14 @@
 package io.agentrun.worker.lease;
 
 import io.agentrun.model.command.RunCommand;
+import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.run.WorkerSettings;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * renewing is taken from it and its command produced again; a command nobody claimed within
  * {@code claim-timeout} is produced again (with back-off); a run that can never start (claimed
  * {@code max-attempts} times without ending, or not claimed within {@code start-timeout}) is ended failed by
- * the sweeper itself, in an epoch of its own.
+ * the sweeper itself, in an epoch of its own. A run waiting for its thread is started when the thread was handed to
+ * it (or is free) but nobody started it.
  */
 public final class RunSweeper extends PeriodicTask {
 
@@ -32,6 +35,7 @@ public final class RunSweeper extends PeriodicTask {
 
     private final RunOwnership ownership;
     private final CommandRequeuer requeuer;
+    private final WaitingRuns waiting;
     private final RunSlots slots;
     private final JsonCodec codec;
     private final WorkerSettings settings;
@@ -39,11 +43,12 @@ public final class RunSweeper extends PeriodicTask {
     private final LongAdder requeued = new LongAdder();
     private final LongAdder givenUp = new LongAdder();
 
-    public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, RunSlots slots, JsonCodec codec,
+    public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, RunOwnership.SweepPolicy policy, ScheduledExecutorService timer) {
         super(timer, settings.sweepInterval());
         this.ownership = ownership;
         this.requeuer = requeuer;
+        this.waiting = waiting;
         this.slots = slots;
         this.codec = codec;
         this.settings = settings;
@@ -83,6 +88,7 @@ public final class RunSweeper extends PeriodicTask {
                 }
             }
             case RunOwnership.Sweep.GiveUp giveUp -> giveUp(runId, giveUp);
+            case RunOwnership.Sweep.Waiting waits -> waiting.look(waits.threadId(), runId);
             case RunOwnership.Sweep.Wait wait -> { }
             case RunOwnership.Sweep.Settled settled -> { }
         }

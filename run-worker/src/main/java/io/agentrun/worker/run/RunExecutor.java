@@ -7,6 +7,7 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.redis.RedisRetry;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -20,6 +21,7 @@ import io.agentrun.worker.emit.EmitFailedException;
 import io.agentrun.worker.emit.EventPublisher;
 import io.agentrun.worker.emit.RunEmitter;
 import io.agentrun.worker.model.ModelException;
+import io.lettuce.core.RedisException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +69,7 @@ public final class RunExecutor {
             threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
         }
         try {
-            RunStatus status = run.play(command, claim.epoch(), () -> setup(command), token, emitter);
+            RunStatus status = run.play(command, claim.epoch(), () -> setup(command, token), token, emitter);
             return finish(command, claim, emitter, status);
         } catch (RunCancelledException | InterruptedException stopped) {
             flushQuietly(emitter);
@@ -83,7 +85,24 @@ public final class RunExecutor {
         }
     }
 
-    private RunSetup setup(RunCommand command) {
+    /**
+     * The run's setup, read from Redis again while Redis does not answer (a Redis Cluster failover takes seconds): the
+     * run is claimed and its run_start sent, so it waits rather than fails. A lost lease (Redis stayed away longer than
+     * the lease) or a stopping worker ends the wait; the run goes on elsewhere.
+     */
+    private RunSetup setup(RunCommand command, CancelToken token) {
+        try {
+            return RedisRetry.untilAnswered(() -> loadSetup(command), pauseMs -> {
+                log.warn("run {}: could not read its setup from Redis; trying again in {} ms", command.runId(), pauseMs);
+                token.throwIfCancelled();
+                return false;
+            });
+        } catch (RedisException e) {
+            throw new RunCancelledException(CancelToken.Reason.SHUTDOWN); // interrupted: the worker is stopping
+        }
+    }
+
+    private RunSetup loadSetup(RunCommand command) {
         AgentDefinition agent = agents.find(command.projectId(), command.agentId())
                 .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
         return new RunSetup(command, agent, history(command), contexts(command, agent));

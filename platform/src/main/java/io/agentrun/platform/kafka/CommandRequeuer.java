@@ -1,6 +1,5 @@
-package io.agentrun.worker.lease;
+package io.agentrun.platform.kafka;
 
-import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.model.command.RunCommand;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -25,7 +24,7 @@ public final class CommandRequeuer implements DisposableBean {
         this.topic = clients.settings().commandsTopic();
     }
 
-    void send(RunCommand command, String commandJson) {
+    public void send(RunCommand command, String commandJson) {
         try {
             producer.send(new ProducerRecord<>(topic, command.partitionKey(), commandJson.getBytes(StandardCharsets.UTF_8)),
                     (metadata, error) -> {

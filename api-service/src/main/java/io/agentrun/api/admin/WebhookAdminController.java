@@ -1,0 +1,175 @@
+package io.agentrun.api.admin;
+
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
+import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.StrictJson;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.webhook.IssuedWebhookSecret;
+import io.agentrun.model.webhook.NewWebhookEndpoint;
+import io.agentrun.model.webhook.WebhookEndpoint;
+import io.agentrun.platform.webhook.DestinationGuard;
+import io.agentrun.platform.webhook.WebhookSettings;
+import io.agentrun.platform.webhook.WebhookStore;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /admin/v1/projects/{project}/webhooks}: a project's endpoints (the signing secret shown once, when made or
+ * rotated), and each endpoint's deliveries with their attempts, re-sendable by hand. A URL must resolve to public
+ * addresses when it is registered (and again at every delivery, where the address is pinned).
+ */
+@RestController
+class WebhookAdminController {
+
+    private static final String WEBHOOKS = "/admin/v1/projects/{projectId}/webhooks";
+    private static final int MAX_LISTED = 100;
+
+    private final Projects projects;
+    private final WebhookStore webhooks;
+    private final DestinationGuard guard;
+    private final StrictJson json;
+    private final JsonCodec codec;
+
+    WebhookAdminController(Projects projects, WebhookStore webhooks, WebhookSettings settings, JsonCodec codec) {
+        this.projects = projects;
+        this.webhooks = webhooks;
+        this.guard = new DestinationGuard(settings.allowedNetworks());
+        this.json = new StrictJson(codec);
+        this.codec = codec;
+    }
+
+    @PostMapping(WEBHOOKS)
+    ResponseEntity<byte[]> create(Operator operator, @PathVariable String projectId, @RequestBody(required = false) byte[] body) {
+        requireProject(projectId);
+        if (!webhooks.configured()) {
+            throw new ApiProblem(ErrorCode.NOT_IMPLEMENTED, "webhooks are not set up on this deployment (agentrun.webhooks.secret-key)");
+        }
+        NewWebhookEndpoint request = read(body);
+        if (request.url() == null) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url is required");
+        }
+        requirePublic(request.url());
+        return secret(webhooks.create(projectId, request));
+    }
+
+    @GetMapping(WEBHOOKS)
+    ResponseEntity<byte[]> list(Operator operator, @PathVariable String projectId) {
+        requireProject(projectId);
+        return respond(HttpStatus.OK, Map.of("webhooks", webhooks.list(projectId)));
+    }
+
+    @GetMapping(WEBHOOKS + "/{endpointId}")
+    ResponseEntity<byte[]> endpoint(Operator operator, @PathVariable String projectId, @PathVariable String endpointId) {
+        return respond(HttpStatus.OK, require(projectId, endpointId));
+    }
+
+    @PatchMapping(WEBHOOKS + "/{endpointId}")
+    ResponseEntity<byte[]> update(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
+            @RequestBody(required = false) byte[] body) {
+        require(projectId, endpointId);
+        NewWebhookEndpoint change = read(body);
+        if (change.url() != null) {
+            requirePublic(change.url());
+        }
+        return respond(HttpStatus.OK, webhooks.update(projectId, endpointId, change).orElseThrow(() -> noEndpoint(endpointId)));
+    }
+
+    @DeleteMapping(WEBHOOKS + "/{endpointId}")
+    ResponseEntity<byte[]> delete(Operator operator, @PathVariable String projectId, @PathVariable String endpointId) {
+        requireProject(projectId);
+        if (!webhooks.delete(projectId, endpointId)) {
+            throw noEndpoint(endpointId);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping(WEBHOOKS + "/{endpointId}/rotate-secret")
+    ResponseEntity<byte[]> rotate(Operator operator, @PathVariable String projectId, @PathVariable String endpointId) {
+        requireProject(projectId);
+        return secret(webhooks.rotate(projectId, endpointId).orElseThrow(() -> noEndpoint(endpointId)));
+    }
+
+    @GetMapping(WEBHOOKS + "/{endpointId}/deliveries")
+    ResponseEntity<byte[]> deliveries(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
+            @RequestParam(name = "limit", required = false) Integer limit) {
+        require(projectId, endpointId);
+        int size = limit == null ? 20 : limit;
+        if (size < 1 || size > MAX_LISTED) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "limit must be 1 to " + MAX_LISTED);
+        }
+        return respond(HttpStatus.OK, Map.of("deliveries", webhooks.deliveries(endpointId, size)));
+    }
+
+    @GetMapping(WEBHOOKS + "/{endpointId}/deliveries/{deliveryId}")
+    ResponseEntity<byte[]> delivery(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
+            @PathVariable String deliveryId) {
+        require(projectId, endpointId);
+        return respond(HttpStatus.OK, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
+    }
+
+    @PostMapping(WEBHOOKS + "/{endpointId}/deliveries/{deliveryId}/resend")
+    ResponseEntity<byte[]> resend(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
+            @PathVariable String deliveryId) {
+        require(projectId, endpointId);
+        if (!webhooks.resend(endpointId, deliveryId)) {
+            throw noDelivery(deliveryId);
+        }
+        return respond(HttpStatus.ACCEPTED, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
+    }
+
+    private NewWebhookEndpoint read(byte[] body) {
+        return json.read(body == null ? new byte[0] : body, NewWebhookEndpoint.class);
+    }
+
+    /** Resolved now: a URL that leads to a private, loopback or link-local address is refused before it is stored. */
+    private void requirePublic(String url) {
+        try {
+            guard.resolve(URI.create(url).getHost());
+        } catch (DestinationGuard.RefusedDestination e) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url: " + e.getMessage());
+        } catch (UnknownHostException e) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url: its host does not resolve");
+        }
+    }
+
+    private void requireProject(String projectId) {
+        projects.find(projectId).orElseThrow(() -> new ApiProblem(ErrorCode.PROJECT_NOT_FOUND, "no project '" + Echo.of(projectId) + "'"));
+    }
+
+    private WebhookEndpoint require(String projectId, String endpointId) {
+        requireProject(projectId);
+        return webhooks.find(projectId, endpointId).orElseThrow(() -> noEndpoint(endpointId));
+    }
+
+    private static ApiProblem noEndpoint(String endpointId) {
+        return new ApiProblem(ErrorCode.NOT_FOUND, "project has no webhook endpoint '" + Echo.of(endpointId) + "'");
+    }
+
+    private static ApiProblem noDelivery(String deliveryId) {
+        return new ApiProblem(ErrorCode.NOT_FOUND, "endpoint has no delivery '" + Echo.of(deliveryId) + "'");
+    }
+
+    private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A response carrying a signing secret: never cached anywhere. */
+    private ResponseEntity<byte[]> secret(IssuedWebhookSecret issued) {
+        return ResponseEntity.status(HttpStatus.CREATED).contentType(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store")
+                .body(codec.write(issued).getBytes(StandardCharsets.UTF_8));
+    }
+}

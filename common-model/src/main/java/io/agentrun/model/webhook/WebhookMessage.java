@@ -1,0 +1,18 @@
+package io.agentrun.model.webhook;
+
+import io.agentrun.model.event.Usage;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a receiver gets (the Standard Webhooks shape: {@code type}, {@code timestamp}, {@code data}).
+ *
+ * @param type one of {@link WebhookEvents#ALL}
+ */
+public record WebhookMessage(String type, Instant timestamp, Run data) {
+
+    /** The run that ended: its ids, final status, output, usage and duration. */
+    public record Run(String runId, @Nullable String threadId, String projectId, String agentId, String status, String output,
+            Usage usage, long durationMs, Instant endedAt) {
+    }
+}

@@ -1,0 +1,190 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.infra.redis.RedisCluster;
+import io.agentrun.infra.redis.RedisServer;
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.cluster.SlotHash;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A Redis Cluster failing under load, with real processes: a 2 api × 2 worker × 2 relay local stack on the test JVM's
+ * Redis Cluster (three primaries, a replica each, {@code cluster-node-timeout} 2 s) runs 200 concurrent streams, and
+ * more keep coming, while the test
+ * <ul>
+ *   <li>kills with SIGKILL the primary that serves the most running runs; its replica takes over; the old primary
+ *       comes back as a replica;</li>
+ *   <li>does the same after freezing the replica first, so the primary acknowledges writes no replica has and the
+ *       failover drops them: Kafka is the record, and the relays re-apply the topic from before the failover;</li>
+ *   <li>moves a third of the slots of a primary to another with their keys while the streams run (resharding).</li>
+ * </ul>
+ * Each time, checked: every accepted run reaches {@code run_end} at its client exactly once, events 0..n once, the
+ * undisturbed answer (clients join again with {@code Last-Event-ID} when a connection ends early); a refused run never
+ * executes; nothing is left queued or running; and, read afresh, every thread's history and every run's replay are
+ * whole. The figures go to {@code target/reliability-results.md}.
+ */
+@ExtendWith(RealInfrastructure.class)
+class RedisClusterFaultIT {
+
+    private static final Duration FEED_EVERY = Duration.ofMillis(100);
+    private static final Duration HEALED = Duration.ofSeconds(90);
+
+    static RedisCluster cluster;
+    @AutoClose
+    static StackProcess stack;
+    static RedisConnections redis;
+    static List<ApiClient> nodes;
+
+    @BeforeAll
+    static void start() {
+        cluster = RealInfrastructure.redisCluster();
+        stack = StackProcess.start(2, 2, 2, Map.of("REDIS_URL", cluster.url()));
+        redis = stack.redis();
+        nodes = stack.clients();
+    }
+
+
+    @Test
+    void thePrimaryServingTheMostRunsKilledUnderLoadIsReplacedByItsReplicaAndLosesNothing() throws Exception {
+        underLoad("primary killed, replica promoted, old primary back as a replica", runs -> {
+            RedisServer victim = busiestPrimary(runs);
+            int slot = aSlotOf(victim);
+            long killed = System.nanoTime();
+            victim.kill();
+            awaitTakeover(slot, victim, "the replica of " + victim.port() + " to take over");
+            long promotedMs = (System.nanoTime() - killed) / 1_000_000;
+            victim.restart();
+            awaitHealthy();
+            return new Fault(killed, "promoted after " + promotedMs + " ms");
+        });
+    }
+
+    @Test
+    void aFailoverThatDropsAcknowledgedWritesComesBackWholeFromKafka() throws Exception {
+        underLoad("failover dropping acknowledged writes (replica frozen, then its primary killed)", runs -> {
+            RedisServer primary = busiestPrimary(runs);
+            RedisServer replica = cluster.replicaOf(primary);
+            int slot = aSlotOf(primary);
+            long replicated = Long.parseLong(cluster.info(replica, "replication", "slave_repl_offset"));
+            replica.freeze();
+            long acknowledged;
+            long killed;
+            try {
+                await("the primary to acknowledge writes its frozen replica does not have").atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> Long.parseLong(cluster.info(primary, "replication", "master_repl_offset")) > replicated + 200_000);
+                acknowledged = Long.parseLong(cluster.info(primary, "replication", "master_repl_offset"));
+                killed = System.nanoTime();
+                primary.kill();
+            } finally {
+                replica.thaw();
+            }
+            awaitTakeover(slot, primary, "the stale replica " + replica.port() + " to take over");
+            long promotedMs = (System.nanoTime() - killed) / 1_000_000;
+            primary.restart();
+            awaitHealthy();
+            assertThat(acknowledged - replicated).as("bytes of acknowledged writes the failover dropped").isPositive();
+            return new Fault(killed, "promoted after " + promotedMs + " ms; " + (acknowledged - replicated)
+                    + " bytes of acknowledged writes dropped");
+        });
+    }
+
+    @Test
+    void slotsMovedToAnotherPrimaryWhileStreamsRunLoseNothing() throws Exception {
+        underLoad("a third of a primary's slots moved to another (resharding) while streaming", runs -> {
+            RedisServer from = busiestPrimary(runs);
+            RedisServer to = cluster.nodes().stream().filter(n -> n != from && "master".equals(role(n))).findFirst().orElseThrow();
+            long moved = System.nanoTime();
+            cluster.moveSlots(from, to, 1800, Path.of("target", "redis-reshard.log"));
+            long tookMs = (System.nanoTime() - moved) / 1_000_000;
+            awaitHealthy();
+            return new Fault(moved, "1,800 slots moved in " + tookMs + " ms");
+        });
+    }
+
+    /** A fault done to the cluster under load: when it struck, and what to say of it. */
+    private record Fault(long at, String detail) {
+    }
+
+    private interface Disturbance {
+        Fault apply(List<ResumingRun> runs) throws Exception;
+    }
+
+    private void underLoad(String name, Disturbance disturbance) throws Exception {
+        List<ResumingRun> runs;
+        Fault fault;
+        try (FaultLoad load = FaultLoad.start(nodes, FEED_EVERY,
+                i -> FaultLoad.slowQuery(200, "n" + i + " " + name.hashCode()))) {
+            runs = load.runs;
+            fault = disturbance.apply(List.copyOf(runs));
+        }
+
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE);
+        List<String> problems = new ArrayList<>(audit.problems());
+        problems.addAll(RunAudit.recordProblems(audit.accepted(), nodes.get(0)));
+        long longestGapMs = audit.accepted().stream().mapToLong(r -> r.longestGapAfter(fault.at())).max().orElse(0) / 1_000_000;
+        String summary = String.format("REDIS CLUSTER %s (%s): runs %d, accepted %d (attempts>1 %d), refused %d %s, unanswered %d;"
+                        + " events lost %d, duplicated %d; longest pause of a stream across the fault %d ms",
+                name, fault.detail(), runs.size(), audit.accepted().size(), audit.retried(), audit.refused().size(),
+                RunAudit.refusalStatuses(audit.refused()), audit.unanswered().size(), audit.lost(), audit.duplicated(), longestGapMs);
+        System.out.println(summary);
+        ReliabilityResults.append("| Redis Cluster (3 primaries + 3 replicas): " + name + " under " + FaultLoad.INITIAL_RUNS + "+ concurrent runs ("
+                + fault.detail() + "; " + audit.accepted().size() + " accepted, " + audit.refused().size()
+                + " refused; recovery = longest pause of a stream across the fault) | " + audit.accepted().size() + " | "
+                + audit.lost() + " | " + audit.duplicated() + " | " + longestGapMs + " |");
+        problems.forEach(p -> System.out.println("REDIS CLUSTER PROBLEM " + p));
+        assertThat(problems).as(summary).isEmpty();
+        assertThat(audit.accepted()).as("runs were accepted").hasSizeGreaterThanOrEqualTo(FaultLoad.INITIAL_RUNS);
+    }
+
+    /** The primary whose slots hold the most of these runs (by their run keys' slot). */
+    private static RedisServer busiestPrimary(List<ResumingRun> runs) {
+        Map<RedisServer, Long> byPrimary = runs.stream().map(r -> r.runId).filter(Objects::nonNull)
+                .map(run -> cluster.primaryOf(SlotHash.getSlot(RedisKeys.run(run))))
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        return byPrimary.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    private static String role(RedisServer node) {
+        return cluster.info(node, "replication", "role");
+    }
+
+    /** A hash slot {@code primary} serves now. */
+    private static int aSlotOf(RedisServer primary) {
+        for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot += 64) {
+            if (cluster.primaryOf(slot) == primary) {
+                return slot;
+            }
+        }
+        throw new IllegalStateException("node " + primary.port() + " serves no slot");
+    }
+
+    /** {@code slot}, which {@code lost} served, served by another live primary, and every live node seeing every slot served. */
+    private static void awaitTakeover(int slot, RedisServer lost, String what) {
+        await(what).atMost(HEALED).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> cluster.primaryOf(slot) != lost
+                && cluster.nodes().stream().filter(RedisServer::isAlive).allMatch(n -> "ok".equals(cluster.state(n))));
+    }
+
+    /** Three primaries with a replica each, every replica in sync: ready for the next suite. */
+    private static void awaitHealthy() {
+        await("the cluster to be whole again").atMost(HEALED).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> cluster.nodes().stream().allMatch(n -> n.isAlive() && "ok".equals(cluster.state(n))
+                        && cluster.roles(n, "master") == 3 && cluster.roles(n, "slave") == 3
+                        && ("master".equals(role(n)) || "up".equals(cluster.info(n, "replication", "master_link_status")))));
+    }
+}

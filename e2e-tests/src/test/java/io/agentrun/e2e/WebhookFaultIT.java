@@ -1,0 +1,115 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.agentrun.model.json.JsonCodec;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Webhooks under faults, with real processes: 200 background runs, and while they run a worker and a relay (which
+ * records and sends deliveries) are killed with SIGKILL and started again by the stack. Every run that ended is
+ * delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body.
+ */
+class WebhookFaultIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
+    private static final int RUNS = 200;
+    private static final String TOKEN = "fault-admin-" + UUID.randomUUID();
+
+    @AutoClose
+    static StackProcess stack;
+    static HttpServer receiver;
+    static final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    static final Map<String, Set<String>> bodiesById = new ConcurrentHashMap<>();
+
+    @BeforeAll
+    static void start() throws IOException {
+        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+        receiver.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        receiver.createContext("/", exchange -> {
+            String id = exchange.getRequestHeaders().getFirst("webhook-id");
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            bodiesById.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(body);
+            received.add(CODEC.read(body, JsonNode.class));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        stack = StackProcess.start(1, 2, 2, Map.of("AGENTRUN_ADMIN_TOKEN", TOKEN, "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
+    }
+
+    @AfterAll
+    static void stopReceiver() {
+        if (receiver != null) {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void everyRunThatEndedIsDeliveredThoughAWorkerAndARelayWereKilled() throws Exception {
+        ApiClient admin = new ApiClient(stack.api(0), Map.of("Authorization", "Bearer " + TOKEN));
+        HttpResponse<String> created = admin.exchange("POST", "/admin/v1/projects/demo/webhooks", Map.of("content-type", "application/json"),
+                "{\"url\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        ApiClient client = stack.client(0);
+
+        ExecutorService callers = Executors.newFixedThreadPool(20);
+        List<Future<String>> started = IntStream.range(0, RUNS).mapToObj(i -> callers.submit(() -> {
+            HttpResponse<String> accepted = client.background("assistant", null, ApiClient.body("/slow 100 one two three four five n" + i), Map.of());
+            assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+            return CODEC.read(accepted.body(), JsonNode.class).get("run_id").asString();
+        })).toList();
+        await().atMost(Duration.ofSeconds(60)).until(() -> received.size() >= RUNS / 10);
+        stack.kill9AndAwaitRestart("worker-1");
+        stack.kill9AndAwaitRestart("relay-1");
+        List<String> runIds = new ArrayList<>();
+        for (Future<String> run : started) {
+            runIds.add(run.get());
+        }
+        callers.shutdown();
+
+        await("every run to end").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> runIds.stream().allMatch(id -> ended(client, id)));
+        await("a delivery for every run").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                .until(() -> deliveredRuns().containsAll(runIds));
+
+        Set<String> ids = bodiesById.keySet();
+        long repeats = received.size() - ids.size();
+        System.out.println("WEBHOOKS under a worker and a relay killed: " + runIds.size() + " runs, " + received.size() + " requests, "
+                + ids.size() + " distinct webhook-ids, " + repeats + " repeats");
+        assertThat(ids).as("one delivery per run").hasSize(runIds.size());
+        assertThat(bodiesById.values()).as("a repeat is the same message under the same id").allSatisfy(bodies -> assertThat(bodies).hasSize(1));
+    }
+
+    private static boolean ended(ApiClient client, String runId) {
+        JsonNode run = CODEC.read(client.get("/api/v1/runs/" + runId).body(), JsonNode.class);
+        return List.of("completed", "failed", "cancelled", "timed_out").contains(run.path("status").asString());
+    }
+
+    private static Set<String> deliveredRuns() {
+        return received.stream().map(m -> m.get("data").get("run_id").asString()).collect(Collectors.toSet());
+    }
+}

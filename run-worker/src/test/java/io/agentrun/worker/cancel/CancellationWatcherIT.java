@@ -1,0 +1,86 @@
+package io.agentrun.worker.cancel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.id.Ids;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** How a worker hears of cancels: the channel, the flag a cancel leaves, and nothing once the watcher is gone. */
+@ExtendWith(RealInfrastructure.class)
+class CancellationWatcherIT {
+
+    private static final Duration RECHECK = Duration.ofMillis(50);
+    private static RedisConnections redis;
+    private static ScheduledExecutorService timers;
+
+    @BeforeAll
+    static void start() {
+        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        timers = Executors.newSingleThreadScheduledExecutor();
+    }
+
+    @AfterAll
+    static void stop() {
+        timers.shutdownNow();
+        redis.close();
+    }
+
+    @Test
+    void aCancelPublishedOnTheChannelCancelsTheRunningRun() {
+        CancellationWatcher watcher = new CancellationWatcher(redis, timers, Duration.ofHours(1)); // no re-check: the channel alone
+        try {
+            String runId = Ids.newRunId();
+            CancelToken token = new CancelToken();
+            watcher.track(runId, token);
+
+            redis.sync().publish(RedisKeys.cancel(runId), "cancel");
+
+            await().atMost(Duration.ofSeconds(5)).until(token::isCancelled);
+        } finally {
+            watcher.destroy();
+        }
+    }
+
+    @Test
+    void aCancelWhoseMessageWasLostIsFoundByTheRecheckOfItsFlag() {
+        CancellationWatcher watcher = new CancellationWatcher(redis, timers, RECHECK);
+        try {
+            String runId = Ids.newRunId();
+            CancelToken token = new CancelToken();
+            watcher.track(runId, token);
+
+            redis.sync().set(RedisKeys.cancel(runId), "1"); // the flag, without its message
+
+            await().atMost(Duration.ofSeconds(5)).until(token::isCancelled);
+        } finally {
+            watcher.destroy();
+        }
+    }
+
+    /** The re-check was scheduled for good: after destroy() it went on reading Redis for the runs it still held. */
+    @Test
+    void aDestroyedWatcherChecksNothingMore() {
+        CancellationWatcher watcher = new CancellationWatcher(redis, timers, RECHECK);
+        String runId = Ids.newRunId();
+        CancelToken token = new CancelToken();
+        watcher.track(runId, token);
+
+        watcher.destroy();
+        redis.sync().set(RedisKeys.cancel(runId), "1");
+
+        // Twenty re-check intervals with the flag set: a live re-check would have cancelled the token in the first.
+        await().during(RECHECK.multipliedBy(20)).atMost(RECHECK.multipliedBy(40)).until(() -> !token.isCancelled());
+        assertThat(token.isCancelled()).isFalse();
+    }
+}
