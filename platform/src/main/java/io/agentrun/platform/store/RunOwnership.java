@@ -32,6 +32,8 @@ public final class RunOwnership {
     private static final LuaScript REFUSE = LuaScript.fromResource(RunOwnership.class, "refuse-run.lua");
     private static final LuaScript SWEEP = LuaScript.fromResource(RunOwnership.class, "sweep-run.lua");
 
+    private static final long LEASE_LOST = 0L;
+
     private final RedisConnections redis;
     private final StateSettings settings;
     private final Clock clock;
@@ -130,7 +132,8 @@ public final class RunOwnership {
      * Renews all of {@code leases} in one pipelined round trip, each only where this worker still owns the
      * run in the same epoch.
      *
-     * @return the leases that were lost (taken over, or the run ended elsewhere): their runs must stop here
+     * @return the leases that were lost (taken over or handed back): their runs must stop here. A run whose
+     *         run_end was applied in this worker's own epoch, while it was still letting go of the run, is not lost
      * @throws io.lettuce.core.RedisException when Redis could not be asked (nothing is known lost then)
      */
     public List<Lease> renew(Collection<Lease> leases, String workerId, Duration lease, Duration timeout) {
@@ -150,7 +153,7 @@ public final class RunOwnership {
         List<Lease> lost = new ArrayList<>();
         int i = 0;
         for (Lease held : leases) {
-            if (renewed.get(i++).join() == 0L) {
+            if (renewed.get(i++).join() == LEASE_LOST) {
                 lost.add(held);
             }
         }
