@@ -91,13 +91,22 @@ public final class RunLauncher {
         requireKnownContexts(caller, request.input());
         files.requireIssued(caller.projectId(), request.input());
         spendCaps.chargeRun(caller);
-        ThreadClaim claim;
+        boolean accepted = false;
         try {
-            claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, ifBusy, request);
-        } catch (ApiProblem e) {
-            spendCaps.refundRun(caller);
-            throw e;
+            LaunchedRun launched = start(caller, agentId, threadId, mode, ifBusy, request, runId, mayProduce);
+            accepted = true;
+            return launched;
+        } finally {
+            if (!accepted) {
+                refundRun(caller, runId);
+            }
         }
+    }
+
+    /** The run charged to the caller's spend cap: claims its thread, records it and produces its command. */
+    private LaunchedRun start(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
+            RunRequest request, String runId, Predicate<String> mayProduce) {
+        ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, ifBusy, request);
         RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
                 request.metadata(), Instant.now());
         RunSubscription subscription = null;
@@ -107,7 +116,6 @@ public final class RunLauncher {
             if (!mayProduce.test(runId)) {
                 refuse(runId);
                 undo(command, claim, null);
-                spendCaps.refundRun(caller);
                 throw new ReservationLost();
             }
             if (LaunchedRun.listened(mode)) {
@@ -136,9 +144,17 @@ public final class RunLauncher {
                 return new LaunchedRun(command, subscription);
             }
             undo(command, claim, subscription);
-            spendCaps.refundRun(caller);
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly")
                     .header("x-run-id", runId);
+        }
+    }
+
+    /** Gives back the charge of a run that was not accepted, whatever refused it (a problem, Redis, a bug). */
+    private void refundRun(Caller caller, String runId) {
+        try {
+            spendCaps.refundRun(caller);
+        } catch (RuntimeException e) {
+            log.warn("run {} was not started but its spend-cap charge could not be given back ({})", runId, e.getMessage());
         }
     }
 
