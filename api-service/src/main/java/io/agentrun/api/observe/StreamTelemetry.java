@@ -9,6 +9,8 @@ import io.opentelemetry.api.trace.Tracer;
 import java.time.Instant;
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -18,16 +20,20 @@ import org.jspecify.annotations.Nullable;
  * from its headers to its last write, as a child of the request's span (so, for a new run, in the run's
  * trace). Meters: {@code agentrun.sse.connections} (open now),
  * {@code agentrun.stream.first_event{agent}} (request reached the stream → first event written: what a
- * user waits before anything appears) and {@code agentrun.event.delivery} (an event's {@code created_at} on
+ * user waits before anything appears; agents past the first {@value #MAX_AGENT_SERIES} share {@code agent=_other}) and {@code agentrun.event.delivery} (an event's {@code created_at} on
  * the worker → written to the client's socket: the whole pipeline's latency, across hosts' clocks).
  */
 public final class StreamTelemetry {
 
     private static final String CREATED_AT = "\"created_at\":\"";
+    /** Agent ids are chosen by users: past this many, further agents share one series rather than grow the registry. */
+    static final int MAX_AGENT_SERIES = 200;
+    static final String OTHER_AGENTS = "_other";
 
     private final MeterRegistry registry;
     private final AtomicInteger open = new AtomicInteger();
     private final Timer delivery;
+    private final Map<String, Timer> firstEventByAgent = new ConcurrentHashMap<>();
     private final Tracer tracer;
 
     public StreamTelemetry(MeterRegistry registry, Tracer tracer) {
@@ -63,9 +69,19 @@ public final class StreamTelemetry {
     }
 
     public void firstEvent(String agentId, long streamStartNanos) {
-        Timer.builder("agentrun.stream.first_event").description("From the stream request to its first event written")
-                .tag("agent", agentId).publishPercentileHistogram().register(registry)
-                .record(System.nanoTime() - streamStartNanos, TimeUnit.NANOSECONDS);
+        firstEventTimer(agentId).record(System.nanoTime() - streamStartNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One timer per agent, built once (not per stream), for at most {@link #MAX_AGENT_SERIES} agents. */
+    private Timer firstEventTimer(String agentId) {
+        Timer timer = firstEventByAgent.get(agentId);
+        if (timer != null) {
+            return timer;
+        }
+        String series = firstEventByAgent.size() < MAX_AGENT_SERIES ? agentId : OTHER_AGENTS;
+        return firstEventByAgent.computeIfAbsent(series, agent -> Timer.builder("agentrun.stream.first_event")
+                .description("From the stream request to its first event written")
+                .tag("agent", agent).publishPercentileHistogram().register(registry));
     }
 
     /** Reads {@code created_at} straight from the envelope text: no JSON parse per event on the hot path. */
