@@ -378,6 +378,38 @@ class RelayIT {
         assertThat(redis.sync().hget(RedisKeys.run(runId), RunStore.PROJECT)).isEqualTo("p");
     }
 
+    @Test
+    void aRunEndWhoseSpendWasNotCountedBeforeTheRelayDiedIsCountedWhenReadAgainAndOnlyOnce() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        threadHeldBy(threadId, runId);
+        String family = "pk-" + UUID.randomUUID();
+        redis.sync().hset(RedisKeys.run(runId), RunStore.KEY_FAMILY, family); // started with a publishable key
+        List<RunEvent> run = run(threadId, runId, "count me", "Echo #1: count me");
+        String day = java.time.LocalDate.ofInstant(run.getLast().createdAt(), java.time.ZoneOffset.UTC).toString();
+        send(run);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "3".equals(redis.sync().hget(RedisKeys.spend(family, day), "tokens")));
+
+        // The relay died after applying the run_end and before counting its tokens: the count never happened.
+        redis.sync().del(RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day));
+        send(run);
+        appliedAfter(run);
+        assertThat(redis.sync().hget(RedisKeys.spend(family, day), "tokens")).as("counted when read again").isEqualTo("3");
+
+        send(run);
+        appliedAfter(run);
+        assertThat(redis.sync().hget(RedisKeys.spend(family, day), "tokens")).as("and only once").isEqualTo("3");
+    }
+
+    /** Waits until a run sent after {@code events} (same partition key, so behind them) has been applied. */
+    private static void appliedAfter(List<RunEvent> events) throws Exception {
+        String marker = Ids.newRunId();
+        String threadId = events.getFirst().threadId();
+        send(run(threadId, marker, "marker", "Echo #1: marker"));
+        RunStore runs = relay.getBean(RunStore.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(marker).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+    }
+
     /** A thread of project p whose lock {@code runId} holds, as an api node leaves it when it starts a run. */
     private static ThreadStore threadHeldBy(String threadId, String runId) {
         ThreadStore threads = relay.getBean(ThreadStore.class);

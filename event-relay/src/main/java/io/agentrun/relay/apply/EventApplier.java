@@ -201,14 +201,15 @@ public final class EventApplier {
                 });
                 writes.add(threadWritten);
             }
-            if (decision == APPLIED && event.data() instanceof EventData.RunEnd end) {
-                if (event.threadId() != null) {
+            if (event.data() instanceof EventData.RunEnd end) {
+                if (decision == APPLIED && event.threadId() != null) {
                     // After the history is written and the lock released, which in a cluster is another node.
                     writes.add(threadWritten.thenCompose(written ->
                             redis.spublish(RedisKeys.liveChannel(event.runId()), liveMessage(relayed)).toCompletableFuture()));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0) {
+                    // Also for a run_end applied before: its batch may have failed before the count (counted once per run).
                     writes.add(countSpend(event, tokens));
                 }
             }
