@@ -38,6 +38,7 @@ class AgentsFileTest {
                 projet: typo
                 agents:
                   - id: ok
+                    provider: scripted
                   - id: gpt
                     provider: openai
                   - id: bad id
@@ -46,8 +47,11 @@ class AgentsFileTest {
                     model: m
                     api_key_env: sk-live-123
                   - id: t
+                    provider: scripted
                     modle: x
                   - id: ok
+                    provider: scripted
+                  - id: nothing
                 contexts:
                   - id: empty
                 """);
@@ -61,6 +65,7 @@ class AgentsFileTest {
                 .hasMessageContaining("agents.yml: agents[4] (t): ")
                 .hasMessageContaining("modle")
                 .hasMessageContaining("agent 'ok' is defined twice")
+                .hasMessageContaining("agents.yml: agents[6] (nothing): provider is required: openai, anthropic or scripted")
                 .hasMessageContaining("contexts[0] (empty): context empty has no text");
     }
 
@@ -77,7 +82,8 @@ class AgentsFileTest {
     })
     void eachFieldIsValidatedWithAClearMessage(String field, String message, @TempDir Path dir) throws Exception {
         Path yml = dir.resolve("agents.yml");
-        Files.writeString(yml, "agents:\n  - id: a\n    " + field + "\n");
+        String provider = field.startsWith("provider:") ? "" : "    provider: scripted\n";
+        Files.writeString(yml, "agents:\n  - id: a\n" + provider + "    " + field + "\n");
 
         assertThatThrownBy(() -> AgentsFile.read(yml, codec)).hasMessageContaining("agents[0] (a): ").hasMessageContaining(message);
     }

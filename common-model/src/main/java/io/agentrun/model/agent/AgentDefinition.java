@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * run, so a change applies to the next run on every worker.
  *
  * @param provider          {@code openai} (and any OpenAI-compatible server), {@code anthropic}, or
- *                          {@code scripted}, the deterministic model for local use and tests
+ *                          {@code scripted}, the deterministic model for local use and tests; required
  * @param model             the provider's model name; required except for {@code scripted}
  * @param baseUrl           the provider endpoint; {@code null} = the provider's public API
  * @param apiKeyEnv         the name of the environment variable (on workers) that holds the provider key —
@@ -73,7 +73,8 @@ public record AgentDefinition(
     public AgentDefinition {
         require(id != null && ID.matcher(id).matches(), "id must be 1–64 letters, digits, '_', '.' or '-' (got " + quoted(id) + ")");
         name = name == null || name.isBlank() ? id : name;
-        provider = provider == null || provider.isBlank() ? "scripted" : provider;
+        // No default: an agent meant for a real model but saved without its provider must not quietly echo.
+        require(provider != null && !provider.isBlank(), "provider is required: openai, anthropic or scripted");
         require(PROVIDERS.contains(provider), "provider must be one of openai, anthropic, scripted (got " + quoted(provider) + ")");
         model = model == null ? "" : model.strip();
         require(!model.isEmpty() || provider.equals("scripted"), "model is required for provider " + provider);
