@@ -54,6 +54,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -121,7 +122,9 @@ class WorkerConfiguration {
         return new ContextSearchTool();
     }
 
+    /** A slow tool for demos and fault tests (cancel mid-tool-call); off unless {@code agentrun.worker.demo-tools}. */
     @Bean
+    @ConditionalOnBooleanProperty("agentrun.worker.demo-tools")
     WaitTool waitTool() {
         return new WaitTool();
     }

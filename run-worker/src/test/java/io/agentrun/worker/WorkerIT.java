@@ -170,6 +170,13 @@ class WorkerIT {
     }
 
     @Test
+    void theDemoToolIsNotOfferedInAProductionWorker() {
+        var tools = worker.getBean(io.agentrun.worker.tool.ToolRegistry.class);
+        assertThat(tools.find("calculator")).isPresent();
+        assertThat(tools.find("wait")).as("only with agentrun.worker.demo-tools=true").isEmpty();
+    }
+
+    @Test
     void aRunLongerThanItsLeaseKeepsItByRenewingAndIsNeverTakenOver() throws Exception {
         RunCommand command = queued(Ids.newThreadId(), "/slow 600 one two three four five six seven eight"); // ~6 s, lease 2 s
         send(command);

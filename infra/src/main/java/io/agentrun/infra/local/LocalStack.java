@@ -146,7 +146,9 @@ public final class LocalStack {
             service("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
         }
         for (int i = 1; i <= options.workers(); i++) {
-            service("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i));
+            // demo-tools: the agents.yml assistant's `wait` tool, to try a cancel mid-tool-call (off in production)
+            service("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i,
+                    "--agentrun.worker.demo-tools=true"));
         }
         List<Integer> apiPorts = new ArrayList<>();
         for (int i = 1; i <= options.apis(); i++) {
