@@ -1,6 +1,6 @@
 package io.agentrun.api.run;
 
-import io.agentrun.api.stream.RunSubscription;
+import io.agentrun.api.live.RunSubscription;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunMode;
 import org.jspecify.annotations.Nullable;

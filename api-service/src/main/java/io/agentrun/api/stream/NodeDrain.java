@@ -1,5 +1,6 @@
 package io.agentrun.api.stream;
 
+import io.agentrun.api.live.LiveEvents;
 import org.springframework.context.SmartLifecycle;
 
 /**

@@ -1,5 +1,7 @@
 package io.agentrun.api.stream;
 
+import io.agentrun.api.live.Frame;
+import io.agentrun.api.live.RunSubscription;
 import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.ApiSettings;
 import io.agentrun.api.run.LaunchedRun;

@@ -1,5 +1,6 @@
 package io.agentrun.api.stream;
 
+import io.agentrun.api.live.Frame;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;

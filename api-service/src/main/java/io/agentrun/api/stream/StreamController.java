@@ -1,5 +1,7 @@
 package io.agentrun.api.stream;
 
+import io.agentrun.api.live.RunSubscription;
+import io.agentrun.api.live.LiveEvents;
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;

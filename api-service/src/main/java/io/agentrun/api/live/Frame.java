@@ -1,4 +1,4 @@
-package io.agentrun.api.stream;
+package io.agentrun.api.live;
 
 import org.jspecify.annotations.Nullable;
 

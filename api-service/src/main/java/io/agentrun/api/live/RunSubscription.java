@@ -1,4 +1,4 @@
-package io.agentrun.api.stream;
+package io.agentrun.api.live;
 
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;

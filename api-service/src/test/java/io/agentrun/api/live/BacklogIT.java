@@ -1,4 +1,4 @@
-package io.agentrun.api.stream;
+package io.agentrun.api.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
