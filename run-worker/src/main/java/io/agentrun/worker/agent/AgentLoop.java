@@ -1,5 +1,7 @@
 package io.agentrun.worker.agent;
 
+import io.agentrun.worker.emit.EventSink;
+import io.agentrun.worker.context.RunContexts;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.RunInput;

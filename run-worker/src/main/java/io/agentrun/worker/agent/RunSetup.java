@@ -1,5 +1,6 @@
 package io.agentrun.worker.agent;
 
+import io.agentrun.worker.context.RunContexts;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.thread.ChatMessage;

@@ -1,5 +1,6 @@
 package io.agentrun.worker.agent;
 
+import io.agentrun.worker.emit.EventSink;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.json.JsonCodec;

@@ -4,7 +4,6 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.platform.observe.Tracing;
-import io.agentrun.worker.agent.EventSink;
 import io.opentelemetry.context.Context;
 import java.time.Clock;
 import java.time.Duration;

@@ -13,7 +13,7 @@ import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.worker.agent.AgentRun;
-import io.agentrun.worker.agent.RunContexts;
+import io.agentrun.worker.context.RunContexts;
 import io.agentrun.worker.agent.RunSetup;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;

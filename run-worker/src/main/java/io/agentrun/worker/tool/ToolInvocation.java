@@ -1,6 +1,6 @@
 package io.agentrun.worker.tool;
 
-import io.agentrun.worker.agent.RunContexts;
+import io.agentrun.worker.context.RunContexts;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 

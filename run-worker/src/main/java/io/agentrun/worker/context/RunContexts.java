@@ -1,4 +1,4 @@
-package io.agentrun.worker.agent;
+package io.agentrun.worker.context;
 
 import io.agentrun.model.agent.ContextDocument;
 import java.util.ArrayList;

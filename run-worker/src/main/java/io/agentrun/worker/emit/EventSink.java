@@ -1,4 +1,4 @@
-package io.agentrun.worker.agent;
+package io.agentrun.worker.emit;
 
 import io.agentrun.model.event.EventData;
 
