@@ -17,7 +17,7 @@ import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
 import io.agentrun.relay.webhook.WebhookDispatcher;
 import io.agentrun.relay.webhook.WebhookTrigger;
-import io.agentrun.relay.apply.EventApplier;
+import io.agentrun.state.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
 import io.agentrun.relay.consume.RelaySettings;
 import io.agentrun.relay.consume.RelayTelemetry;

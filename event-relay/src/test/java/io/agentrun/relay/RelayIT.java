@@ -15,7 +15,7 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
-import io.agentrun.relay.apply.EventApplier;
+import io.agentrun.state.apply.EventApplier;
 import io.agentrun.relay.consume.EventRelayLoop;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;

@@ -2,7 +2,7 @@ package io.agentrun.relay.consume;
 
 import io.agentrun.model.event.EventType;
 import io.agentrun.platform.observe.Tracing;
-import io.agentrun.relay.apply.RelayedEvent;
+import io.agentrun.state.apply.RelayedEvent;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

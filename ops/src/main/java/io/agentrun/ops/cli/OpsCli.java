@@ -7,7 +7,7 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.replay.ReplayFormat;
 import io.agentrun.platform.replay.ReplayQuery;
 import io.agentrun.platform.replay.ThreadEventReader;
-import io.agentrun.relay.rebuild.StateRebuilder;
+import io.agentrun.state.rebuild.StateRebuilder;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;

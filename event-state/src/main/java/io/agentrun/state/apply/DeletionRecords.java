@@ -1,4 +1,4 @@
-package io.agentrun.relay.consume;
+package io.agentrun.state.apply;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;

@@ -1,4 +1,4 @@
-package io.agentrun.relay.apply;
+package io.agentrun.state.apply;
 
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;

@@ -1,14 +1,14 @@
-package io.agentrun.relay.rebuild;
+package io.agentrun.state.rebuild;
 
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.thread.ThreadDeleted;
-import io.agentrun.relay.consume.DeletionRecords;
+import io.agentrun.state.apply.DeletionRecords;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.store.StateSettings;
-import io.agentrun.relay.apply.EventApplier;
-import io.agentrun.relay.apply.RelayedEvent;
+import io.agentrun.state.apply.EventApplier;
+import io.agentrun.state.apply.RelayedEvent;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
 import java.time.Duration;
 import java.time.Instant;

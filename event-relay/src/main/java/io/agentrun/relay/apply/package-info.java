@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.relay.apply;
-
-import org.jspecify.annotations.NullMarked;
