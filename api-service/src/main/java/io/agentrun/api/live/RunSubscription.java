@@ -2,6 +2,7 @@ package io.agentrun.api.live;
 
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.live.LiveMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +40,7 @@ public final class RunSubscription implements AutoCloseable {
     private final Duration gapCheckInterval;
     private final Consumer<RunSubscription> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final LinkedBlockingQueue<LiveMessage> incoming = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Received> incoming = new LinkedBlockingQueue<>();
     /** Events in {@link #incoming}, counted by envelope lines, bounded by {@code maxQueued}. */
     private final AtomicInteger queued = new AtomicInteger();
     private final int maxQueued;
@@ -69,13 +70,13 @@ public final class RunSubscription implements AutoCloseable {
     }
 
     /** A live message as queued, with its envelope count (counted once, when it arrives). */
-    private record LiveMessage(String text, int events) {
+    private record Received(String text, int events) {
         /** Wakes the waiting thread; it holds no event. */
-        static final LiveMessage WAKE_UP = new LiveMessage("", 0);
+        static final Received WAKE_UP = new Received("", 0);
     }
 
     void offer(String message) {
-        int events = envelopes(message);
+        int events = LiveMessage.envelopeCount(message);
         int queuedNow = queued.addAndGet(events);
         // One message is taken whole when nothing waits, even when it alone holds more (a relay batch of at most
         // max-poll-records events): dropping it would leave a tailing client nothing but the backlog to read.
@@ -84,18 +85,7 @@ public final class RunSubscription implements AutoCloseable {
             overflowed = true;
             return;
         }
-        incoming.offer(new LiveMessage(message, events));
-    }
-
-    /** Envelope lines of a live message: a line that starts with '{' (a traceparent line does not). */
-    private static int envelopes(String message) {
-        int count = message.startsWith("{") ? 1 : 0;
-        for (int at = message.indexOf('\n'); at >= 0; at = message.indexOf('\n', at + 1)) {
-            if (at + 1 < message.length() && message.charAt(at + 1) == '{') {
-                count++;
-            }
-        }
-        return count;
+        incoming.offer(new Received(message, events));
     }
 
     /**
@@ -116,7 +106,7 @@ public final class RunSubscription implements AutoCloseable {
     /** Makes a waiting {@link #next} return at once (the node is draining). */
     void interrupt() {
         interrupted = true;
-        incoming.offer(LiveMessage.WAKE_UP);
+        incoming.offer(Received.WAKE_UP);
     }
 
     public boolean interrupted() {
@@ -153,33 +143,19 @@ public final class RunSubscription implements AutoCloseable {
             if (remaining <= 0 || interrupted || overflowed()) {
                 return Optional.empty();
             }
-            LiveMessage message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
+            Received message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
             if (message == null) {
                 fillFromBuffer(); // quiet: did the live channel lose something?
-            } else if (message != LiveMessage.WAKE_UP) {
+            } else if (message != Received.WAKE_UP) {
                 queued.addAndGet(-message.events());
                 acceptAll(message.text());
             }
         }
     }
 
-    /** The events of one live message, in order; a line that is not an envelope is the next one's traceparent. */
+    /** The events of one live message, in order. */
     private void acceptAll(String message) {
-        String traceparent = null;
-        int from = 0;
-        while (from < message.length()) {
-            int end = message.indexOf('\n', from);
-            if (end < 0) {
-                end = message.length();
-            }
-            if (message.charAt(from) == '{') {
-                accept(message.substring(from, end), traceparent);
-                traceparent = null;
-            } else {
-                traceparent = message.substring(from, end);
-            }
-            from = end + 1;
-        }
+        LiveMessage.forEach(message, this::accept);
         if (!early.isEmpty() && early.firstKey() > expected) {
             fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
         }

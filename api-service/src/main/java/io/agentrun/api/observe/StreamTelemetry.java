@@ -1,14 +1,12 @@
 package io.agentrun.api.observe;
 
+import io.agentrun.model.json.CreatedAt;
 import io.agentrun.platform.observe.Tracing;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
-import java.time.Instant;
-import java.time.DateTimeException;
-import java.time.LocalDate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StreamTelemetry {
 
-    private static final String CREATED_AT = "\"created_at\":\"";
     /** Agent ids are chosen by users: past this many, further agents share one series rather than grow the registry. */
     static final int MAX_AGENT_SERIES = 200;
     static final String OTHER_AGENTS = "_other";
@@ -84,47 +81,11 @@ public final class StreamTelemetry {
                 .tag("agent", agent).publishPercentileHistogram().register(registry));
     }
 
-    /** Reads {@code created_at} straight from the envelope text: no JSON parse per event on the hot path. */
+    /** Times an event from its {@code created_at} (read from the text: no JSON parse per event on the hot path). */
     public void delivered(String envelopeJson) {
-        int at = envelopeJson.indexOf(CREATED_AT);
-        if (at < 0) {
-            return;
-        }
-        int from = at + CREATED_AT.length();
-        int to = envelopeJson.indexOf('"', from);
-        try {
-            long created = epochMillis(envelopeJson, from, to);
+        long created = CreatedAt.millis(envelopeJson);
+        if (created >= 0) { // else not an envelope this node can time; the event itself was delivered
             delivery.record(Math.max(0, System.currentTimeMillis() - created), TimeUnit.MILLISECONDS);
-        } catch (DateTimeException | StringIndexOutOfBoundsException | NumberFormatException e) {
-            // not an envelope this node can time; the event itself was delivered
         }
-    }
-
-    /**
-     * {@code created_at} as the worker writes it, {@code 2026-11-23T20:01:02.123Z} (or without the millis when
-     * they are 0), read field by field: {@link Instant#parse} per event was a few percent of an api node's CPU.
-     * Any other form goes to {@link Instant#parse}.
-     */
-    static long epochMillis(String text, int from, int to) {
-        int length = to - from;
-        boolean withMillis = length == 24 && text.charAt(from + 19) == '.';
-        if ((!withMillis && length != 20) || text.charAt(to - 1) != 'Z' || text.charAt(from + 10) != 'T') {
-            return Instant.parse(text.substring(from, to)).toEpochMilli();
-        }
-        long day = LocalDate.of(digits(text, from, 4), digits(text, from + 5, 2), digits(text, from + 8, 2)).toEpochDay();
-        long seconds = day * 86_400 + digits(text, from + 11, 2) * 3_600L + digits(text, from + 14, 2) * 60L + digits(text, from + 17, 2);
-        return seconds * 1_000 + (withMillis ? digits(text, from + 20, 3) : 0);
-    }
-
-    private static int digits(String text, int from, int count) {
-        int value = 0;
-        for (int i = from; i < from + count; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new NumberFormatException("not a digit in a timestamp: " + c);
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
     }
 }

@@ -6,13 +6,12 @@ import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.ApiSettings;
 import io.agentrun.api.run.LaunchedRun;
 import io.agentrun.api.run.RunCanceller;
+import io.agentrun.model.event.RunRef;
+import io.agentrun.model.event.StreamNotice;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.observe.LogContext;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,8 +44,6 @@ public final class SseForwarder {
     }
 
     /** The run a stream is about, for headers and stream-level events. */
-    public record RunRef(@Nullable String threadId, String runId, String projectId, String agentId) {
-    }
 
     /**
      * Sends headers, then the events, then closes; returns when the stream ended.
@@ -64,8 +61,7 @@ public final class SseForwarder {
             SseWriter sse = SseWriter.open(response);
             if (waiting != null) {
                 // Unnumbered: the run's own events start at seq 0 when it gets the thread.
-                sse.unnumbered("run_waiting", envelope(run, "run_waiting", Map.of("behind_run_id", waiting.behind(),
-                        "place", waiting.place())));
+                write(sse, run.waiting(waiting.behind(), waiting.place()));
             }
             var delivery = telemetry.opened(run.runId());
             try {
@@ -89,13 +85,13 @@ public final class SseForwarder {
         try {
             while (true) {
                 if (drain.isDraining() || events.interrupted()) {
-                    sse.unnumbered("error", envelope(run, "error", problem("node_draining",
-                            "this api node is shutting down; join the run again with Last-Event-ID")));
+                    write(sse, run.error("node_draining",
+                            "this api node is shutting down; join the run again with Last-Event-ID"));
                     return;
                 }
                 if (events.overflowed()) {
-                    sse.unnumbered("error", envelope(run, "error", problem("slow_consumer",
-                            "events arrived faster than this connection took them; join the run again with Last-Event-ID")));
+                    write(sse, run.error("slow_consumer",
+                            "events arrived faster than this connection took them; join the run again with Last-Event-ID"));
                     return;
                 }
                 Optional<Frame> frame = events.next(settings.keepaliveInterval());
@@ -127,24 +123,11 @@ public final class SseForwarder {
 
     /** This node lost the run: an unnumbered error, then an unnumbered run_end. */
     private void endRun(SseWriter sse, RunRef run, String message) throws IOException {
-        sse.unnumbered("error", envelope(run, "error", problem("upstream_unavailable", message)));
-        sse.unnumbered("run_end", envelope(run, "run_end",
-                Map.of("status", "failed", "output", "", "usage", Map.of("input_tokens", 0, "output_tokens", 0), "duration_ms", 0)));
+        write(sse, run.error("upstream_unavailable", message));
+        write(sse, run.lost());
     }
 
-    private static Map<String, Object> problem(String code, String message) {
-        return Map.of("code", code, "message", message, "retryable", true);
-    }
-
-    private String envelope(RunRef run, String type, Map<String, Object> data) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", type);
-        event.put("run_id", run.runId());
-        event.put("thread_id", run.threadId());
-        event.put("project_id", run.projectId());
-        event.put("agent_id", run.agentId());
-        event.put("created_at", Instant.now().toString());
-        event.put("data", data);
-        return codec.write(event);
+    private void write(SseWriter sse, StreamNotice notice) throws IOException {
+        sse.unnumbered(notice.type(), codec.encode(notice));
     }
 }

@@ -12,6 +12,7 @@ import io.agentrun.api.run.IdempotentLauncher;
 import io.agentrun.api.run.IfBusy;
 import io.agentrun.api.run.RunRequestReader;
 import io.agentrun.model.command.RunMode;
+import io.agentrun.model.event.RunRef;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.observe.Tracing;
 import io.opentelemetry.api.trace.Span;
@@ -81,7 +82,7 @@ public class StreamController {
             LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, policy, runRequest,
                     idempotencyKey, fromSeq);
             span.setAttribute(Tracing.RUN_ID, run.command().runId());
-            forwarder.serve(run.events(), new SseForwarder.RunRef(run.command().threadId(), run.command().runId(),
+            forwarder.serve(run.events(), new RunRef(run.command().threadId(), run.command().runId(),
                     run.command().projectId(), run.command().agentId()), run.waiting(), cancelOnDisconnect, response);
         } finally {
             span.end();
@@ -111,7 +112,7 @@ public class StreamController {
             events.close();
             throw e;
         }
-        forwarder.serve(events, new SseForwarder.RunRef(threadId, runId, state.projectId(), state.agentId()), null,
+        forwarder.serve(events, new RunRef(threadId, runId, state.projectId(), state.agentId()), null,
                 cancelOnDisconnect, response);
     }
 

@@ -5,6 +5,7 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.event.StreamNotice;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +70,11 @@ public final class JsonCodec {
 
     public RunEvent decodeEvent(String json) {
         return decodeEvent(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A stream-level event: the envelope without {@code seq} and {@code epoch}, in the envelope's field order. */
+    public String encode(StreamNotice notice) {
+        return mapper.writeValueAsString(notice);
     }
 
     public byte[] encode(RunCommand command) {

@@ -4,6 +4,7 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.live.LiveMessage;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
@@ -204,8 +205,9 @@ public final class EventApplier {
             if (event.data() instanceof EventData.RunEnd end) {
                 if (decision == APPLIED && event.threadId() != null) {
                     // After the history is written and the lock released, which in a cluster is another node.
+                    String message = LiveMessage.of(relayed.traceparent(), relayed.json());
                     writes.add(threadWritten.thenCompose(written ->
-                            redis.spublish(RedisKeys.liveChannel(event.runId()), liveMessage(relayed)).toCompletableFuture()));
+                            redis.spublish(RedisKeys.liveChannel(event.runId()), message).toCompletableFuture()));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0) {
@@ -241,10 +243,6 @@ public final class EventApplier {
         }
         writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
         return writes;
-    }
-
-    private static String liveMessage(RelayedEvent event) {
-        return event.traceparent().isEmpty() ? event.json() : event.traceparent() + "\n" + event.json();
     }
 
     /** A thread's deletion, met in the topic: its state goes, and its late events are ignored from now on. */

@@ -1,6 +1,7 @@
 -- Applies a batch of one run's events, in order: for each, decides whether it belongs to the run and, if so,
 -- appends it to the resume buffer and updates the run's state; then publishes every event it applied in ONE
--- live message (one line per event, each envelope optionally preceded by its traceparent line). Atomic;
+-- live message (one line per event, each envelope optionally preceded by its traceparent line: the format
+-- io.agentrun.model.live.LiveMessage owns and reads). Atomic;
 -- idempotent per seq. A threaded run's run_end is not published here: the relay publishes it after the
 -- thread script has written the history and released the lock, so a client that sees run_end can go on.
 -- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:live:{id} (the run's live channel, a
