@@ -1,5 +1,6 @@
 package io.agentrun.worker.agent;
 
+import io.agentrun.worker.model.ModelSettings;
 import io.agentrun.worker.emit.EventSink;
 import io.agentrun.worker.context.RunContexts;
 import io.agentrun.model.agent.AgentDefinition;

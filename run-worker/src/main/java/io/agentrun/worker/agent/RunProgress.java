@@ -7,7 +7,7 @@ import java.util.Optional;
  * What a run has produced so far: the text of its latest assistant message — including the one still
  * streaming, so a cancelled run keeps what it already said — and the tokens spent.
  */
-public final class RunProgress {
+final class RunProgress {
 
     private String lastText = "";
     private String streamingId = "";

@@ -39,7 +39,7 @@ import tools.jackson.databind.JsonNode;
  * deadline — becomes text for the model and a {@code tool_end} with {@code is_error: true}; nothing is
  * thrown except the run's own cancellation. Every {@code tool_start} gets its {@code tool_end}.
  */
-public final class ToolRunner {
+final class ToolRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ToolRunner.class);
 
@@ -49,12 +49,12 @@ public final class ToolRunner {
     private final JsonCodec codec;
     private final Tracer tracer;
 
-    public ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
+    ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec) {
         this(tools, settings, toolThreads, codec, TracerProvider.noop().get("none"));
     }
 
     /** @param tracer one span per tool call ({@code agentrun.tool.call}), in the run's trace */
-    public ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec, Tracer tracer) {
+    ToolRunner(ToolRegistry tools, ToolSettings settings, ExecutorService toolThreads, JsonCodec codec, Tracer tracer) {
         this.tracer = tracer;
         this.tools = tools;
         this.settings = settings;

@@ -24,14 +24,14 @@ import org.jspecify.annotations.Nullable;
  * crossed Kafka) and fetches nothing else — no redirects, at most the size limit — so a run cannot reach internal
  * addresses. A file that cannot be read fails the run with a message naming it, e.g. {@code documents[1]}.
  */
-public final class AttachmentReader implements AttachmentSource {
+final class AttachmentReader implements AttachmentSource {
 
     private final FileStore store;
     private final HttpClient http;
     private final AttachmentSettings settings;
     private final long maxBytes;
 
-    public AttachmentReader(FileStore store, HttpClient http, AttachmentSettings settings, long maxBytes) {
+    AttachmentReader(FileStore store, HttpClient http, AttachmentSettings settings, long maxBytes) {
         this.store = store;
         this.http = http;
         this.settings = settings;

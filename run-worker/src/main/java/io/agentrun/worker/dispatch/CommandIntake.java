@@ -9,7 +9,7 @@ import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher.ClaimOutcome;
 import io.agentrun.worker.run.RunSlots;
-import io.agentrun.worker.run.WorkerSettings;
+import io.agentrun.worker.WorkerSettings;
 import io.lettuce.core.RedisException;
 import java.util.ArrayList;
 import java.util.EnumMap;

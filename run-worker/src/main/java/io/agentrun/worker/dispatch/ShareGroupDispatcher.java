@@ -5,7 +5,7 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.run.RunSlots;
-import io.agentrun.worker.run.WorkerSettings;
+import io.agentrun.worker.WorkerSettings;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;

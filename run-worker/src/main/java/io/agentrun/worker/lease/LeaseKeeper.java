@@ -2,7 +2,7 @@ package io.agentrun.worker.lease;
 
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.worker.run.RunSlots;
-import io.agentrun.worker.run.WorkerSettings;
+import io.agentrun.worker.WorkerSettings;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;

@@ -10,7 +10,7 @@ import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.worker.run.RunSlots;
-import io.agentrun.worker.run.WorkerSettings;
+import io.agentrun.worker.WorkerSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;

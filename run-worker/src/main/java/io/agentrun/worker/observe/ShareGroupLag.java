@@ -19,7 +19,7 @@ import org.springframework.beans.factory.DisposableBean;
  * so autoscaling takes the max over workers; KEDA's Kafka scaler knows consumer groups only, so workers
  * scale on this gauge through its Prometheus scaler. -1 when the broker could not be asked.
  */
-public final class ShareGroupLag implements DisposableBean {
+final class ShareGroupLag implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ShareGroupLag.class);
     private static final long TTL_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -29,7 +29,7 @@ public final class ShareGroupLag implements DisposableBean {
     private volatile long value = -1;
     private volatile long askedAt = System.nanoTime() - TTL_NANOS;
 
-    public ShareGroupLag(KafkaClients clients) {
+    ShareGroupLag(KafkaClients clients) {
         this.admin = clients.admin("agentrun-share-lag-" + ProcessHandle.current().pid());
         this.group = clients.settings().workerGroup();
     }

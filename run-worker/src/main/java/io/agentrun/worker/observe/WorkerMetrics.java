@@ -20,11 +20,11 @@ import java.time.Duration;
  * {@code agentrun.run.duration{agent,status}}; plus the dispatcher's {@code agentrun.worker.runs.in_flight}
  * {@code agentrun.worker.commands{outcome}}, {@code agentrun.worker.leases.lost} and the sweeper's counters.
  */
-public final class WorkerMetrics implements EventPublisher.Listener {
+final class WorkerMetrics implements EventPublisher.Listener {
 
     private final MeterRegistry registry;
 
-    public WorkerMetrics(MeterRegistry registry) {
+    WorkerMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

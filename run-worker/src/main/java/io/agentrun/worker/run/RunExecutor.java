@@ -1,5 +1,6 @@
 package io.agentrun.worker.run;
 
+import io.agentrun.worker.WorkerSettings;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.RunCommand;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * Kafka as events of the claim's epoch, and lets go of the run — finished once its run_end is in Kafka, or
  * handed back unfinished (this worker stops, Kafka is unreachable) for another worker to continue.
  */
-public final class RunExecutor {
+final class RunExecutor {
 
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
 
@@ -46,7 +47,7 @@ public final class RunExecutor {
     private final WorkerSettings settings;
     private final Clock clock;
 
-    public RunExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
+    RunExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
             EventPublisher publisher, WorkerSettings settings, Clock clock) {
         this.ownership = ownership;
         this.threads = threads;

@@ -1,7 +1,7 @@
 package io.agentrun.worker.run;
 
 /** How one execution of a claimed run ended on this worker. */
-public enum RunOutcome {
+enum RunOutcome {
     /** run_end is in Kafka and the run is marked ended. */
     FINISHED,
     /** Could not finish here (shutdown, Kafka unreachable): handed back for another worker to continue. */

@@ -1,5 +1,6 @@
 package io.agentrun.worker.run;
 
+import io.agentrun.worker.WorkerSettings;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.platform.observe.LogContext;
 import io.agentrun.platform.observe.Tracing;

@@ -6,7 +6,7 @@ import tools.jackson.databind.JsonNode;
  * Waits some seconds (at most 60) and says so: a slow tool on purpose, to try cancellation, tool
  * deadlines and run time limits against the real pipeline.
  */
-public final class WaitTool implements Tool {
+final class WaitTool implements Tool {
 
     private static final int MAX_SECONDS = 60;
     private static final JsonNode PARAMETERS = Schemas.parse("""

@@ -1,5 +1,6 @@
 package io.agentrun.worker.agent;
 
+import io.agentrun.worker.model.ModelSettings;
 import io.agentrun.worker.context.RunContexts;
 import static org.assertj.core.api.Assertions.assertThat;
 

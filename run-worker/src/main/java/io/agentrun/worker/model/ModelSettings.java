@@ -1,4 +1,4 @@
-package io.agentrun.worker.agent;
+package io.agentrun.worker.model;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

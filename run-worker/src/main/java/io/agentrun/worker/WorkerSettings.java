@@ -1,4 +1,4 @@
-package io.agentrun.worker.run;
+package io.agentrun.worker;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

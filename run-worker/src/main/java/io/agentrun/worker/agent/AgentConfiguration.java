@@ -1,0 +1,37 @@
+package io.agentrun.worker.agent;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.observe.Tracing;
+import io.agentrun.worker.model.ModelRegistry;
+import io.agentrun.worker.model.ModelSettings;
+import io.agentrun.worker.tool.ToolRegistry;
+import io.agentrun.worker.tool.ToolSettings;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The step loop of a run's attempt, over the models and the tools. */
+@Configuration(proxyBeanMethods = false)
+class AgentConfiguration {
+
+    static final String TOOL_THREADS = "toolThreads";
+
+    @Bean(name = TOOL_THREADS, destroyMethod = "shutdownNow")
+    ExecutorService toolThreads() {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tool-", 0).factory());
+    }
+
+    @Bean
+    ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, @Qualifier(TOOL_THREADS) ExecutorService toolThreads,
+            JsonCodec codec, Tracing tracing) {
+        return new ToolRunner(tools, settings, toolThreads, codec, tracing.tracer());
+    }
+
+    @Bean
+    AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
+            AttachmentSource attachments, Tracing tracing) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments, tracing.tracer());
+    }
+}

@@ -1,0 +1,55 @@
+package io.agentrun.worker.lease;
+
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.CommandRequeuer;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
+import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.store.WaitingRuns;
+import io.agentrun.worker.WorkerSettings;
+import io.agentrun.worker.run.RunSlots;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Leases of the runs here kept, lapsed ones and lost commands taken over. */
+@Configuration(proxyBeanMethods = false)
+class LeaseConfiguration {
+
+    private static final String LEASE_TIMERS = "leaseTimers";
+
+    @Bean(name = LEASE_TIMERS, destroyMethod = "shutdownNow")
+    ScheduledExecutorService leaseTimers() {
+        return Executors.newScheduledThreadPool(2, Thread.ofPlatform().name("lease-", 0).daemon().factory());
+    }
+
+    @Bean
+    LeaseKeeper leaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings,
+            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+        return new LeaseKeeper(ownership, slots, settings, timers);
+    }
+
+    /** @param topicsReady the topics exist before the first send */
+    @Bean
+    CommandRequeuer commandRequeuer(KafkaClients clients, WorkerSettings settings, TopicProvisioner topicsReady) {
+        return new CommandRequeuer(clients, settings.id() + "-requeue");
+    }
+
+    @Bean
+    WaitingRuns waitingRuns(ThreadStore threads, RunStore runs, CommandRequeuer requeuer, JsonCodec codec) {
+        return new WaitingRuns(threads, runs, requeuer, codec);
+    }
+
+    @Bean
+    RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
+            WorkerSettings settings, StateSettings state, @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+        RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
+                settings.maxAttempts(), settings.leaseDuration());
+        return new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy, timers);
+    }
+}

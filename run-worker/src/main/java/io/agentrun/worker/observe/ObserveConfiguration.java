@@ -1,0 +1,42 @@
+package io.agentrun.worker.observe;
+
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.worker.dispatch.ShareGroupDispatcher;
+import io.agentrun.worker.lease.LeaseKeeper;
+import io.agentrun.worker.lease.RunSweeper;
+import io.agentrun.worker.run.RunSlots;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class ObserveConfiguration {
+
+    @Bean
+    WorkerMetrics workerMetrics(MeterRegistry registry) {
+        return new WorkerMetrics(registry);
+    }
+
+    @Bean
+    ShareGroupLag shareGroupLag(KafkaClients clients, MeterRegistry registry) {
+        ShareGroupLag lag = new ShareGroupLag(clients);
+        lag.bindTo(registry);
+        return lag;
+    }
+
+    /**
+     * The gauges and counters over the worker's parts, bound once every bean exists: the parts publish through
+     * {@link WorkerMetrics}, so it cannot take them as constructor arguments.
+     */
+    @Bean
+    SmartInitializingSingleton workerGauges(WorkerMetrics metrics, RunSlots slots, ShareGroupDispatcher dispatcher, LeaseKeeper keeper,
+            RunSweeper sweeper) {
+        return () -> {
+            metrics.bind(slots);
+            metrics.bind(dispatcher);
+            metrics.bind(keeper);
+            metrics.bind(sweeper);
+        };
+    }
+}
