@@ -36,7 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
  * their keys. Every handler takes an {@link Operator}, so nothing here runs without the operator token.
  */
 @RestController
-public class AdminController {
+class AdminController {
 
     private static final String PROJECT = "/admin/v1/projects/{projectId}";
 
@@ -48,7 +48,7 @@ public class AdminController {
     private final StrictJson json;
     private final JsonCodec codec;
 
-    public AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
+    AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
             JsonCodec codec) {
         this.projects = projects;
         this.agents = agents;

@@ -16,11 +16,11 @@ import org.springframework.web.method.support.ModelAndViewContainer;
  * Authenticates {@link Operator} parameters. Both tokens are hashed before the constant-time comparison,
  * so neither the content nor the length of the configured token leaks through timing.
  */
-public final class OperatorResolver implements HandlerMethodArgumentResolver {
+final class OperatorResolver implements HandlerMethodArgumentResolver {
 
     private final byte[] tokenHash;
 
-    public OperatorResolver(AdminSettings settings) {
+    OperatorResolver(AdminSettings settings) {
         this.tokenHash = settings.token().isBlank() ? new byte[0] : Digests.sha256(settings.token().strip());
     }
 

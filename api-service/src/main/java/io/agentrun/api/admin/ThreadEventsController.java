@@ -33,14 +33,14 @@ import org.springframework.web.bind.annotation.RestController;
  * first byte, so an unknown thread is a 404 problem, not an empty stream.
  */
 @RestController
-public class ThreadEventsController {
+class ThreadEventsController {
 
     private static final String NDJSON = "application/x-ndjson";
     private static final String SSE = "text/event-stream";
 
     private final ThreadEventReader reader;
 
-    public ThreadEventsController(KafkaClients clients, RedisConnections redis, JsonCodec codec) {
+    ThreadEventsController(KafkaClients clients, RedisConnections redis, JsonCodec codec) {
         this.reader = new ThreadEventReader(clients, redis, codec);
     }
 

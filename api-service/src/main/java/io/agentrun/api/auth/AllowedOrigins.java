@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link #allows}); a CORS preflight carries no key, so it is answered for an origin that any live
  * publishable key allows ({@link #allowedByAnyKey}), from {@code ar:origins} cached on each node.
  */
-public final class AllowedOrigins {
+final class AllowedOrigins {
 
     /** Key change messages that mean "the origin lists changed". */
     static final String CHANGED = "origins";
@@ -27,7 +27,7 @@ public final class AllowedOrigins {
     private volatile Snapshot snapshot = new Snapshot(List.of(), Instant.MIN);
     private @Nullable KeyChanges changes;
 
-    public AllowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, Duration ttl) {
+    AllowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, Duration ttl) {
         this.redis = redis;
         this.codec = codec;
         this.clock = clock;

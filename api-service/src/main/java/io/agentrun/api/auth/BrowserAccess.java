@@ -17,7 +17,7 @@ import io.agentrun.api.problem.ProblemResponses;
  * the same headers, so the page can read errors too. Whether the request's own key allows the origin is
  * checked later, by {@link CallerResolver}.
  */
-public final class BrowserAccess extends OncePerRequestFilter {
+final class BrowserAccess extends OncePerRequestFilter {
 
     static final String ALLOWED_HEADERS = "content-type, x-api-key, x-project-id, last-event-id, authorization, accept";
     static final String EXPOSED_HEADERS = "x-thread-id, x-run-id, retry-after";
@@ -26,7 +26,7 @@ public final class BrowserAccess extends OncePerRequestFilter {
     private final List<String> sessionOrigins;
     private final ProblemResponses problems;
 
-    public BrowserAccess(AllowedOrigins origins, List<String> sessionOrigins, ProblemResponses problems) {
+    BrowserAccess(AllowedOrigins origins, List<String> sessionOrigins, ProblemResponses problems) {
         this.origins = origins;
         this.sessionOrigins = sessionOrigins;
         this.problems = problems;

@@ -24,7 +24,7 @@ import org.springframework.web.servlet.HandlerMapping;
  * </ul>
  * Missing or unknown credentials are 401; valid ones used beyond what they grant are 403.
  */
-public final class CallerResolver implements HandlerMethodArgumentResolver {
+final class CallerResolver implements HandlerMethodArgumentResolver {
 
     static final String API_KEY = "x-api-key";
     static final String PROJECT_ID = "x-project-id";
@@ -36,7 +36,7 @@ public final class CallerResolver implements HandlerMethodArgumentResolver {
     private final AuthSettings settings;
     private final @Nullable SessionTokens sessions;
 
-    public CallerResolver(KeyStore keys, RateLimiter rateLimiter, AuthSettings settings, @Nullable SessionTokens sessions) {
+    CallerResolver(KeyStore keys, RateLimiter rateLimiter, AuthSettings settings, @Nullable SessionTokens sessions) {
         this.keys = keys;
         this.rateLimiter = rateLimiter;
         this.settings = settings;

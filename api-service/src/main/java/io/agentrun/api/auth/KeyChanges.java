@@ -12,14 +12,14 @@ import org.slf4j.LoggerFactory;
  * {@code ar:keys:changed}, and each node drops it from its caches at once — so revocation takes effect
  * everywhere in milliseconds instead of after the cache TTL. The message is a hash, never a key.
  */
-public final class KeyChanges implements AutoCloseable {
+final class KeyChanges implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KeyChanges.class);
 
     private final RedisConnections redis;
     private final StatefulRedisPubSubConnection<String, String> subscription;
 
-    public KeyChanges(RedisConnections redis, KeyStore keys, AllowedOrigins origins) {
+    KeyChanges(RedisConnections redis, KeyStore keys, AllowedOrigins origins) {
         this.redis = redis;
         this.subscription = redis.newPubSub();
         subscription.addListener(new RedisPubSubAdapter<>() {

@@ -11,11 +11,11 @@ import java.time.Duration;
  * Rate limits of publishable keys: one token bucket per key and one per client IP of that key, both taken
  * atomically by one Lua script on Redis, so the limit holds across every api node.
  */
-public final class RateLimiter {
+final class RateLimiter {
 
     private final RedisConnections redis;
 
-    public RateLimiter(RedisConnections redis) {
+    RateLimiter(RedisConnections redis) {
         this.redis = redis;
     }
 

@@ -18,12 +18,12 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  * with Spring Security's decoder against the issuer's JWKS (signature, {@code exp}/{@code nbf}, {@code iss},
  * {@code aud} when configured). The token's projects claim must list the request's {@code x-project-id}.
  */
-public final class SessionTokens {
+final class SessionTokens {
 
     private final NimbusJwtDecoder decoder;
     private final String projectsClaim;
 
-    public SessionTokens(SessionSettings settings) {
+    SessionTokens(SessionSettings settings) {
         this.decoder = NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()).build();
         List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
         validators.add(JwtValidators.createDefaultWithIssuer(settings.issuer()));

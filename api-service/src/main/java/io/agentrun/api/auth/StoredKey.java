@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param family the id of the first key of a rotation chain: threads, runs and spend belong to the family,
  *               so a rotated widget key keeps its conversations and its daily budget
  */
-public record StoredKey(
+record StoredKey(
         String keyId,
         String family,
         String projectId,

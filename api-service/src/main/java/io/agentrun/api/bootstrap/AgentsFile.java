@@ -28,7 +28,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * @param project the project seeded when {@code agentrun.bootstrap.project-id} is not set
  */
-public record AgentsFile(@Nullable String project, List<AgentDefinition> agents, List<ContextDocument> contexts) {
+record AgentsFile(@Nullable String project, List<AgentDefinition> agents, List<ContextDocument> contexts) {
 
     private static final Set<String> TOP_LEVEL = Set.of("project", "agents", "contexts");
 

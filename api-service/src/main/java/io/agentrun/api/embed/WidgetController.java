@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
  * five minutes of caching, and loadable from any page ({@code Cross-Origin-Resource-Policy: cross-origin}).
  */
 @RestController
-public class WidgetController {
+class WidgetController {
 
     static final String PATH = "/embed/v1/widget.js";
     private static final MediaType JAVASCRIPT = MediaType.parseMediaType("text/javascript;charset=UTF-8");

@@ -13,7 +13,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * UP when this node can reach Redis and Kafka and the pipeline behind it has at least one worker (share
  * group member) and one relay (consumer group member): then a request sent here will be answered.
  */
-public final class PipelineHealthIndicator implements HealthIndicator, DisposableBean {
+final class PipelineHealthIndicator implements HealthIndicator, DisposableBean {
 
     private static final long TIMEOUT_MS = 3000;
 
@@ -21,7 +21,7 @@ public final class PipelineHealthIndicator implements HealthIndicator, Disposabl
     private final KafkaClients clients;
     private final Admin admin;
 
-    public PipelineHealthIndicator(RedisConnections redis, KafkaClients clients) {
+    PipelineHealthIndicator(RedisConnections redis, KafkaClients clients) {
         this.redis = redis;
         this.clients = clients;
         this.admin = clients.admin("agentrun-api-health");

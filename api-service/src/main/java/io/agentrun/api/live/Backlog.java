@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * first; when the buffer does not have them although the run's state says they exist (the buffer expired,
  * was trimmed, or Redis lost it), the event topic, from the run's first {@code run_start}.
  */
-public final class Backlog {
+final class Backlog {
 
     private static final Logger log = LoggerFactory.getLogger(Backlog.class);
 
@@ -29,7 +29,7 @@ public final class Backlog {
     private final RunEventLog eventLog;
     private final JsonCodec codec;
 
-    public Backlog(ResumeBuffer buffer, RunStore runs, RunEventLog eventLog, JsonCodec codec) {
+    Backlog(ResumeBuffer buffer, RunStore runs, RunEventLog eventLog, JsonCodec codec) {
         this.buffer = buffer;
         this.runs = runs;
         this.eventLog = eventLog;

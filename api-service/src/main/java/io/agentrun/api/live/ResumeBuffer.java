@@ -12,12 +12,12 @@ import java.util.List;
  * Reads a run's resume buffer ({@code ar:run:{id}:events}, entry id {@code {seq}-1}): the events a
  * stream missed on the live channel, or a late joiner's backlog.
  */
-public final class ResumeBuffer {
+final class ResumeBuffer {
 
     private final RedisConnections redis;
     private final JsonCodec codec;
 
-    public ResumeBuffer(RedisConnections redis, JsonCodec codec) {
+    ResumeBuffer(RedisConnections redis, JsonCodec codec) {
         this.redis = redis;
         this.codec = codec;
     }

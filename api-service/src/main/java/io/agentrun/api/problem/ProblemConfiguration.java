@@ -1,5 +1,7 @@
 package io.agentrun.api.problem;
 
+import io.agentrun.model.json.JsonCodec;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -12,5 +14,10 @@ class ProblemConfiguration implements WebMvcConfigurer {
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new RequestShape()).order(Ordered.HIGHEST_PRECEDENCE);
+    }
+
+    @Bean
+    ProblemResponses problemResponses(JsonCodec codec) {
+        return new ProblemResponses(codec);
     }
 }

@@ -23,13 +23,13 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * code. 4xx are logged at WARN without bodies or credentials, 5xx at ERROR.
  */
 @RestControllerAdvice
-public class ProblemHandler {
+class ProblemHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
     private final ProblemResponses problems;
 
-    public ProblemHandler(ProblemResponses problems) {
+    ProblemHandler(ProblemResponses problems) {
         this.problems = problems;
     }
 

@@ -19,13 +19,13 @@ import org.springframework.web.bind.annotation.RestController;
  * cancelling a finished run answers 200 with its final state.
  */
 @RestController
-public class CancelController {
+class CancelController {
 
     private final RunAccess access;
     private final RunCanceller canceller;
     private final JsonCodec codec;
 
-    public CancelController(RunAccess access, RunCanceller canceller, JsonCodec codec) {
+    CancelController(RunAccess access, RunCanceller canceller, JsonCodec codec) {
         this.access = access;
         this.canceller = canceller;
         this.codec = codec;

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.DisposableBean;
 
 /** Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. */
-public final class CommandProducer implements DisposableBean {
+final class CommandProducer implements DisposableBean {
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
@@ -27,12 +27,12 @@ public final class CommandProducer implements DisposableBean {
     private final long timeoutMs;
     private final Tracer tracer;
 
-    public CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
+    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
         this(clients, codec, clientId, TracerProvider.noop().get("none"));
     }
 
     /** @param tracer the command's span ({@code agentrun.run.enqueue}) starts the run's trace or joins the request's */
-    public CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, Tracer tracer) {
+    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, Tracer tracer) {
         this.tracer = tracer;
         this.producer = clients.producer(clientId);
         this.topic = clients.settings().commandsTopic();

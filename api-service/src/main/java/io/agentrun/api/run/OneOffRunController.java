@@ -1,5 +1,6 @@
 package io.agentrun.api.run;
 
+import io.agentrun.api.ApiSettings;
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
@@ -35,7 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
  * run is 502 {@code run_failed}; a run past the configured wait is 504 {@code run_timeout} and is cancelled.
  */
 @RestController
-public class OneOffRunController {
+class OneOffRunController {
 
     private static final Logger log = LoggerFactory.getLogger(OneOffRunController.class);
 
@@ -45,7 +46,7 @@ public class OneOffRunController {
     private final ApiSettings settings;
     private final JsonCodec codec;
 
-    public OneOffRunController(RunRequestReader reader, IdempotentLauncher launcher, RunCanceller canceller,
+    OneOffRunController(RunRequestReader reader, IdempotentLauncher launcher, RunCanceller canceller,
             ApiSettings settings, JsonCodec codec) {
         this.reader = reader;
         this.launcher = launcher;

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * run already (the command did reach Kafka although its send reported a failure), and then the run is
  * accepted after all.
  */
-public final class RunLauncher {
+final class RunLauncher {
 
     private static final Logger log = LoggerFactory.getLogger(RunLauncher.class);
     /** How long a refusal the request could not wait for is retried in the background. */
@@ -54,7 +54,7 @@ public final class RunLauncher {
     private final RunCanceller canceller;
     private final Duration refusalTimeout;
 
-    public RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+    RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
             Duration refusalTimeout) {
         this.ownership = ownership;

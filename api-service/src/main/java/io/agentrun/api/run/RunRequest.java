@@ -4,5 +4,5 @@ import io.agentrun.model.command.RunInput;
 import java.util.Map;
 
 /** A validated run or stream request body: what to ask the agent, and the caller's metadata. */
-public record RunRequest(RunInput input, Map<String, Object> metadata) {
+record RunRequest(RunInput input, Map<String, Object> metadata) {
 }

@@ -1,5 +1,6 @@
 package io.agentrun.api.run;
 
+import io.agentrun.api.ApiSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.problem.StrictJson;

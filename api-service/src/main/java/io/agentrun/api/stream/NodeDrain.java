@@ -9,13 +9,13 @@ import org.springframework.context.SmartLifecycle;
  * the client joins the run on another node with its Last-Event-ID and loses nothing. One-off requests in
  * flight finish within the shutdown grace period ({@code spring.lifecycle.timeout-per-shutdown-phase}).
  */
-public final class NodeDrain implements SmartLifecycle {
+final class NodeDrain implements SmartLifecycle {
 
     private final LiveEvents live;
     private volatile boolean running;
     private volatile boolean draining;
 
-    public NodeDrain(LiveEvents live) {
+    NodeDrain(LiveEvents live) {
         this.live = live;
     }
 

@@ -3,7 +3,7 @@ package io.agentrun.api.stream;
 import io.agentrun.api.live.Frame;
 import io.agentrun.api.live.RunSubscription;
 import io.agentrun.api.observe.StreamTelemetry;
-import io.agentrun.api.run.ApiSettings;
+import io.agentrun.api.ApiSettings;
 import io.agentrun.api.run.LaunchedRun;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.event.RunRef;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * error on this node — end it with an unnumbered {@code error} event (and, when the run is lost to this
  * node, an unnumbered {@code run_end}), so Last-Event-ID keeps pointing at the run's last real event.
  */
-public final class SseForwarder {
+final class SseForwarder {
 
     private static final Logger log = LoggerFactory.getLogger(SseForwarder.class);
     static final String THREAD_HEADER = "x-thread-id";
@@ -35,7 +35,7 @@ public final class SseForwarder {
     private final JsonCodec codec;
     private final StreamTelemetry telemetry;
 
-    public SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry telemetry) {
+    SseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, StreamTelemetry telemetry) {
         this.telemetry = telemetry;
         this.settings = settings;
         this.drain = drain;

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * {@code id: {seq}}, {@code event: {type}}, {@code data: {envelope}}. An {@link IOException} means the
  * client went away.
  */
-public final class SseWriter {
+final class SseWriter {
 
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.US_ASCII);
 

@@ -40,7 +40,7 @@ import org.springframework.web.bind.annotation.RestController;
  * A client that disconnects does not cancel the run, unless it asked with {@code ?on_disconnect=cancel}.
  */
 @RestController
-public class StreamController {
+class StreamController {
 
     private final RunRequestReader reader;
     private final IdempotentLauncher launcher;
@@ -50,7 +50,7 @@ public class StreamController {
     private final NodeDrain drain;
     private final Tracer tracer;
 
-    public StreamController(RunRequestReader reader, IdempotentLauncher launcher, RunAccess access, LiveEvents live,
+    StreamController(RunRequestReader reader, IdempotentLauncher launcher, RunAccess access, LiveEvents live,
             SseForwarder forwarder, NodeDrain drain, Tracing tracing) {
         this.tracer = tracing.tracer();
         this.reader = reader;

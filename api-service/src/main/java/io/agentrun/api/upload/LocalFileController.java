@@ -30,7 +30,7 @@ import org.springframework.web.util.UriUtils;
  * is passed (at once when {@code Content-Length} says so). With the s3 back end these paths do not exist.
  */
 @RestController
-public class LocalFileController {
+class LocalFileController {
 
     private static final Logger log = LoggerFactory.getLogger(LocalFileController.class);
     /** Served as what they were uploaded as; anything else (a purpose configured wider) as bytes. */
@@ -40,7 +40,7 @@ public class LocalFileController {
 
     private final @Nullable LocalFileStore store;
 
-    public LocalFileController(FileStore store) {
+    LocalFileController(FileStore store) {
         this.store = store instanceof LocalFileStore local ? local : null;
     }
 

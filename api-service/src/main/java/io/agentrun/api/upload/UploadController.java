@@ -35,7 +35,7 @@ import tools.jackson.databind.JsonNode;
  * Another project's file and a file that does not exist get the same 404, so ids cannot be probed.
  */
 @RestController
-public class UploadController {
+class UploadController {
 
     private static final int MAX_BODY = 16 * 1024;
     private static final Set<String> FIELDS = Set.of("filename", "contentType", "purpose");
@@ -46,7 +46,7 @@ public class UploadController {
     private final JsonCodec codec;
     private final StrictJson json;
 
-    public UploadController(FileStore store, UploadSettings settings, JsonCodec codec) {
+    UploadController(FileStore store, UploadSettings settings, JsonCodec codec) {
         this.store = store;
         this.settings = settings;
         this.codec = codec;

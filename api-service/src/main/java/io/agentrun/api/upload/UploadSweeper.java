@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * left by a crash). Every api node sweeps; a file two of them go for is deleted once, the other skips it. With the
  * s3 back end it does nothing: the bucket's lifecycle rule expires uploads.
  */
-public final class UploadSweeper implements AutoCloseable {
+final class UploadSweeper implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UploadSweeper.class);
 
@@ -26,7 +26,7 @@ public final class UploadSweeper implements AutoCloseable {
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("upload-sweeper").daemon().factory());
 
-    public UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock) {
+    UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock) {
         this.store = store instanceof LocalFileStore local ? local : null;
         this.retention = retention;
         this.clock = clock;

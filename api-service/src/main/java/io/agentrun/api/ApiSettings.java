@@ -1,4 +1,4 @@
-package io.agentrun.api.run;
+package io.agentrun.api;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,0 +1,58 @@
+package io.agentrun.api.run;
+
+import io.agentrun.api.ApiSettings;
+import io.agentrun.api.auth.SpendCaps;
+import io.agentrun.api.live.LiveEvents;
+import io.agentrun.api.upload.IssuedFiles;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.observe.Tracing;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.ThreadStore;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Starting, reading and cancelling runs. */
+@Configuration(proxyBeanMethods = false)
+class RunConfiguration {
+
+    @Bean
+    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings) {
+        return new RunRequestReader(codec, settings);
+    }
+
+    @Bean
+    RunAccess runAccess(ThreadStore threads, RunStore runs) {
+        return new RunAccess(threads, runs);
+    }
+
+    /** @param topicsReady the topics exist before the first send */
+    @Bean
+    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady, Tracing tracing) {
+        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), tracing.tracer());
+    }
+
+    @Bean
+    RunCanceller runCanceller(RedisConnections redis) {
+        return new RunCanceller(redis);
+    }
+
+    @Bean
+    RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+            CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
+            ApiSettings settings) {
+        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership, canceller,
+                settings.refusalTimeout());
+    }
+
+    @Bean
+    IdempotentLauncher idempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec,
+            RedisConnections redis, ApiSettings settings) {
+        return new IdempotentLauncher(launcher, runs, live, codec, redis, settings);
+    }
+}
