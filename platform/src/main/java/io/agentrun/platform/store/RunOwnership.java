@@ -113,7 +113,8 @@ public final class RunOwnership {
         return claims;
     }
 
-    private static Claim toClaim(List<Object> result) {
+    /** The claim script's reply: {outcome, epoch, last applied seq}; outcome 1 won, 2 mine, 0 ended, -1 leased, else unknown. */
+    static Claim toClaim(List<Object> result) {
         long outcome = (Long) result.get(0);
         if (outcome == 1) {
             return new Claim.Won(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);

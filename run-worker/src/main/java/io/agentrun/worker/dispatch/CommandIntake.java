@@ -97,13 +97,40 @@ final class CommandIntake {
         return decisions;
     }
 
+    /** What this worker does with its copy of a command, given what its claim found. */
+    sealed interface Action {
+        /** Run it, in the claimed epoch. */
+        record Start(RunOwnership.Claim.Won won) implements Action {
+        }
+
+        /** Redis does not know the run (it lost its data): record it again, claim it, run it. */
+        record Adopt() implements Action {
+        }
+
+        /** Another copy runs or ran it, or it ended: accept the record and do nothing. */
+        record Skip() implements Action {
+        }
+    }
+
+    /**
+     * The claim table. {@link RunOwnership.Claim.Mine} is this worker's own earlier claim whose reply was lost (a
+     * retried batch): run it, unless it executes here right now (then this copy is a duplicate).
+     */
+    static Action actionFor(RunOwnership.Claim claim, boolean executingHere) {
+        return switch (claim) {
+            case RunOwnership.Claim.Won won -> new Action.Start(won);
+            case RunOwnership.Claim.Mine mine -> executingHere ? new Action.Skip() : new Action.Start(mine.asWon());
+            case RunOwnership.Claim.Unknown unknown -> new Action.Adopt();
+            case RunOwnership.Claim.Leased leased -> new Action.Skip();
+            case RunOwnership.Claim.Ended ended -> new Action.Skip();
+        };
+    }
+
     private void start(RunCommand command, RunOwnership.Claim claim, ConsumerRecord<String, byte[]> record) {
-        RunOwnership.Claim.Won won = switch (claim) {
-            case RunOwnership.Claim.Won w -> w;
-            // Our own claim whose reply was lost (a retried batch) — unless we are executing the run right now.
-            case RunOwnership.Claim.Mine mine when !slots.executes(command.runId()) -> mine.asWon();
-            case RunOwnership.Claim.Unknown unknown -> adoptLost(command);
-            default -> null;
+        RunOwnership.Claim.Won won = switch (actionFor(claim, slots.executes(command.runId()))) {
+            case Action.Start start -> start.won();
+            case Action.Adopt adopt -> adoptLost(command);
+            case Action.Skip skip -> null;
         };
         if (won == null) {
             log.debug("run {}: {} — a duplicate command, not run", command.runId(), claim.getClass().getSimpleName());
