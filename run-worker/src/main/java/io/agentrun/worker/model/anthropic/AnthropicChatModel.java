@@ -17,7 +17,6 @@ import io.agentrun.worker.model.http.ProviderHttp;
 import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.http.SseReader;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,11 +60,8 @@ public final class AnthropicChatModel implements ChatModel {
         AgentDefinition agent = request.agent();
         String key = keys.keyOf(agent).orElse(null);
         String base = agent.baseUrl() != null ? agent.baseUrl() : DEFAULT_BASE_URL;
-        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(base + "/v1/messages"))
-                .header("content-type", "application/json")
-                .header("accept", "text/event-stream")
-                .header("anthropic-version", API_VERSION)
-                .POST(HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(body(request))));
+        HttpRequest.Builder post = ProviderHttp.streamingPost(base + "/v1/messages", mapper.writeValueAsString(body(request)))
+                .header("anthropic-version", API_VERSION);
         if (key != null) {
             post.header("x-api-key", key);
         }

@@ -4,6 +4,7 @@ import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.model.ModelException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -35,6 +36,14 @@ public final class ProviderHttp {
     private final HttpClient client;
     private final Duration responseTimeout;
     private final JsonMapper mapper = JsonMapper.builder().build();
+
+    /** A POST of a JSON body that asks for a server-sent event stream: how every provider's streaming call starts. */
+    public static HttpRequest.Builder streamingPost(String url, String jsonBody) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("content-type", "application/json")
+                .header("accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody));
+    }
 
     public ProviderHttp(HttpClient client, Duration responseTimeout) {
         this.client = client;

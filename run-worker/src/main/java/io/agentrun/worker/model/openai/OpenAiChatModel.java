@@ -16,7 +16,6 @@ import io.agentrun.worker.model.http.ProviderHttp;
 import io.agentrun.worker.model.http.ProviderKeys;
 import io.agentrun.worker.model.http.SseReader;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,10 +57,7 @@ public final class OpenAiChatModel implements ChatModel {
         AgentDefinition agent = request.agent();
         String key = keys.keyOf(agent).orElse(null);
         String base = agent.baseUrl() != null ? agent.baseUrl() : DEFAULT_BASE_URL;
-        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(base + "/chat/completions"))
-                .header("content-type", "application/json")
-                .header("accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(body(request, base))));
+        HttpRequest.Builder post = ProviderHttp.streamingPost(base + "/chat/completions", mapper.writeValueAsString(body(request, base)));
         if (key != null) {
             post.header("authorization", "Bearer " + key);
         }
