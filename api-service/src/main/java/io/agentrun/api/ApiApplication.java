@@ -1,5 +1,6 @@
 package io.agentrun.api;
 
+import io.agentrun.files.FileStorageConfiguration;
 import io.agentrun.platform.config.PlatformConfiguration;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -7,7 +8,7 @@ import org.springframework.context.annotation.Import;
 
 /** api-service: the HTTP edge of agentrun. */
 @SpringBootApplication
-@Import(PlatformConfiguration.class)
+@Import({PlatformConfiguration.class, FileStorageConfiguration.class})
 public class ApiApplication {
 
     public static void main(String[] args) {

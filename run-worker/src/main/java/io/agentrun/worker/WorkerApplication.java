@@ -1,5 +1,6 @@
 package io.agentrun.worker;
 
+import io.agentrun.files.FileStorageConfiguration;
 import io.agentrun.platform.config.PlatformConfiguration;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -7,7 +8,7 @@ import org.springframework.context.annotation.Import;
 
 /** run-worker: takes run commands from the share group and executes them. */
 @SpringBootApplication
-@Import(PlatformConfiguration.class)
+@Import({PlatformConfiguration.class, FileStorageConfiguration.class})
 public class WorkerApplication {
 
     public static void main(String[] args) {

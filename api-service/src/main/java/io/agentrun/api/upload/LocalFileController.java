@@ -2,9 +2,9 @@ package io.agentrun.api.upload;
 
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
-import io.agentrun.platform.files.BlobPath;
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.LocalFileStore;
+import io.agentrun.files.BlobPath;
+import io.agentrun.files.FileStore;
+import io.agentrun.files.LocalFileStore;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.agentrun.api.upload;
 
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.StorageSettings;
+import io.agentrun.files.FileStore;
+import io.agentrun.files.StorageSettings;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

@@ -1,7 +1,7 @@
 package io.agentrun.api.upload;
 
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.LocalFileStore;
+import io.agentrun.files.FileStore;
+import io.agentrun.files.LocalFileStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -1,9 +1,6 @@
 package io.agentrun.platform.config;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.FileStores;
-import io.agentrun.platform.files.StorageSettings;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
@@ -38,7 +35,7 @@ import org.springframework.core.env.Environment;
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
 @Import(ContainerProblemsConfiguration.class)
-@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class, StorageSettings.class,
+@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class,
         TracingSettings.class, WebhookSettings.class})
 public class PlatformConfiguration {
 
@@ -120,12 +117,6 @@ public class PlatformConfiguration {
     @Bean
     ContextStore contextStore(RedisConnections redis, JsonCodec codec) {
         return new ContextStore(redis, codec);
-    }
-
-    /** Uploaded files: api nodes issue their URLs, workers fetch them. */
-    @Bean
-    FileStore fileStore(StorageSettings settings) {
-        return FileStores.create(settings, Clock.systemUTC());
     }
 
     @Bean

@@ -1,7 +1,7 @@
 package io.agentrun.worker.attachment;
 
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.StorageSettings;
+import io.agentrun.files.FileStore;
+import io.agentrun.files.StorageSettings;
 import io.agentrun.worker.model.ModelSettings;
 import java.net.http.HttpClient;
 import java.util.concurrent.Executors;

@@ -1,9 +1,9 @@
 package io.agentrun.worker.attachment;
 
 import io.agentrun.model.command.RunInput;
-import io.agentrun.platform.files.BlobPath;
-import io.agentrun.platform.files.FileStore;
-import io.agentrun.platform.files.LocalFileStore;
+import io.agentrun.files.BlobPath;
+import io.agentrun.files.FileStore;
+import io.agentrun.files.LocalFileStore;
 import io.agentrun.worker.agent.AttachmentSource;
 import io.agentrun.worker.model.Attachment;
 import io.agentrun.worker.model.ModelException;

@@ -1,4 +1,4 @@
-package io.agentrun.platform.files;
+package io.agentrun.files;
 
 import io.agentrun.model.id.Ids;
 import java.util.Locale;

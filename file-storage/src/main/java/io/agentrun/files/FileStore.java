@@ -1,4 +1,4 @@
-package io.agentrun.platform.files;
+package io.agentrun.files;
 
 import java.net.URI;
 import java.time.Instant;

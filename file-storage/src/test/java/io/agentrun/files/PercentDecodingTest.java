@@ -1,4 +1,4 @@
-package io.agentrun.platform.files;
+package io.agentrun.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
