@@ -1,0 +1,126 @@
+package io.agentrun.platform.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.model.testing.TestData;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisSettings;
+import io.agentrun.platform.store.RunOwnership.Claim;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The claim and refusal scripts' decisions, one store against real Redis (no services): who runs a run, and that a
+ * run is never both refused and executed. Time is a clock the test moves, so a lease lapses without waiting.
+ */
+@ExtendWith(RealInfrastructure.class)
+class ClaimDecisionsIT {
+
+    private static final Duration LEASE = Duration.ofSeconds(5);
+    private static final StateSettings STATE = new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
+            Duration.ofHours(1), 100, Duration.ofSeconds(30));
+    private static final MovableClock CLOCK = new MovableClock(Instant.parse("2026-11-25T12:00:00Z"));
+    private static RedisConnections redis;
+    private static RunOwnership ownership;
+    private static RunStore runs;
+
+    @BeforeAll
+    static void start() {
+        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        ownership = new RunOwnership(redis, STATE, CLOCK, "claim-decisions-test");
+        runs = new RunStore(redis, STATE);
+    }
+
+    @AfterAll
+    static void stop() {
+        redis.close();
+    }
+
+    @Test
+    void oneWorkerWinsItsRepeatIsItsOwnAndOthersAreLeasedOut() {
+        RunCommand command = queued();
+
+        assertThat(ownership.claim(command.runId(), "worker-a", LEASE)).isEqualTo(new Claim.Won(1, 0));
+        assertThat(ownership.claim(command.runId(), "worker-a", LEASE)).as("its reply was lost").isEqualTo(new Claim.Mine(1, 0));
+        assertThat(ownership.claim(command.runId(), "worker-b", LEASE)).isInstanceOf(Claim.Leased.class);
+    }
+
+    @Test
+    void afterTheLeaseLapsesTheNextWorkerTakesOverInTheNextEpochAfterWhatTheRelayApplied() {
+        RunCommand command = queued();
+        ownership.claim(command.runId(), "worker-a", LEASE);
+        redis.sync().hset(RedisKeys.run(command.runId()), RunStore.LAST_SEQ, "4"); // the relay applied 0..4
+
+        CLOCK.advance(LEASE.plusMillis(1));
+
+        assertThat(ownership.claim(command.runId(), "worker-b", LEASE)).isEqualTo(new Claim.Won(2, 5));
+        assertThat(ownership.claim(command.runId(), "worker-a", LEASE)).as("the old owner is out").isInstanceOf(Claim.Leased.class);
+    }
+
+    @Test
+    void aRefusedRunIsNeverClaimedAndAClaimedRunIsNeverRefused() {
+        RunCommand refused = queued();
+        assertThat(ownership.refuse(refused.runId())).isTrue();
+        assertThat(ownership.claim(refused.runId(), "worker-a", LEASE)).isInstanceOf(Claim.Ended.class);
+        assertThat(runs.find(refused.runId()).orElseThrow().errorCode()).isEqualTo("not_queued");
+
+        RunCommand claimed = queued();
+        ownership.claim(claimed.runId(), "worker-a", LEASE);
+        assertThat(ownership.refuse(claimed.runId())).as("the command reached a worker: the run goes on").isFalse();
+    }
+
+    @Test
+    void anEndedRunIsNotClaimedAgainAndAnUnknownOneIsReportedSo() {
+        RunCommand ended = queued();
+        ownership.claim(ended.runId(), "worker-a", LEASE);
+        redis.sync().hset(RedisKeys.run(ended.runId()), RunStore.STATUS, "completed");
+        CLOCK.advance(LEASE.plusMillis(1));
+
+        assertThat(ownership.claim(ended.runId(), "worker-b", LEASE)).isInstanceOf(Claim.Ended.class);
+        assertThat(ownership.claim("run_never_recorded_" + System.nanoTime(), "worker-b", LEASE)).isInstanceOf(Claim.Unknown.class);
+    }
+
+    private static RunCommand queued() {
+        RunCommand command = TestData.aRunCommand().build();
+        runs.createQueued(command);
+        return command;
+    }
+
+    /** A clock this test moves forward. */
+    private static final class MovableClock extends Clock {
+        private volatile Instant now;
+
+        MovableClock(Instant start) {
+            this.now = start;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
