@@ -18,11 +18,10 @@ class ObserveConfiguration {
         return new WorkerMetrics(registry);
     }
 
+    /** A {@code MeterBinder}: Spring Boot binds it to the registry. */
     @Bean
-    ShareGroupLag shareGroupLag(KafkaClients clients, MeterRegistry registry) {
-        ShareGroupLag lag = new ShareGroupLag(clients);
-        lag.bindTo(registry);
-        return lag;
+    ShareGroupLag shareGroupLag(KafkaClients clients) {
+        return new ShareGroupLag(clients);
     }
 
     /**

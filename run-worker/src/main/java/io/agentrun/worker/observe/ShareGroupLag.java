@@ -3,6 +3,7 @@ package io.agentrun.worker.observe;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,7 @@ import org.springframework.beans.factory.DisposableBean;
  * so autoscaling takes the max over workers; KEDA's Kafka scaler knows consumer groups only, so workers
  * scale on this gauge through its Prometheus scaler. -1 when the broker could not be asked.
  */
-final class ShareGroupLag implements DisposableBean {
+final class ShareGroupLag implements MeterBinder, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ShareGroupLag.class);
     private static final long TTL_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -34,6 +35,7 @@ final class ShareGroupLag implements DisposableBean {
         this.group = clients.settings().workerGroup();
     }
 
+    @Override
     public void bindTo(MeterRegistry registry) {
         Gauge.builder("agentrun.worker.share_group.lag", this, ShareGroupLag::current)
                 .description("Run commands the workers' share group has not finished with (same value on every worker)")
