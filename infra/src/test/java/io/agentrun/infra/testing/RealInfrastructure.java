@@ -31,7 +31,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
     }
 
     public static String kafkaBootstrapServers() {
-        return started().kafka.bootstrapServers();
+        return started().kafka().bootstrapServers();
     }
 
     public static String redisUrl() {
@@ -39,7 +39,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
     }
 
     public static KafkaBroker kafka() {
-        return started().kafka;
+        return started().kafka();
     }
 
     /**
@@ -97,16 +97,15 @@ public final class RealInfrastructure implements BeforeAllCallback {
 
     private static final class Servers implements AutoCloseable {
         private final Path dir;
-        private final KafkaBroker kafka;
+        private KafkaBroker kafka;
         private final RedisServer redis;
         private final String redisUrl;
         private S3Server s3;
         private KafkaCluster kafkaCluster;
         private RedisCluster redisCluster;
 
-        private Servers(Path dir, KafkaBroker kafka, RedisServer redis, String redisUrl) {
+        private Servers(Path dir, RedisServer redis, String redisUrl) {
             this.dir = dir;
-            this.kafka = kafka;
             this.redis = redis;
             this.redisUrl = redisUrl;
         }
@@ -116,8 +115,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
                 Path dir = Files.createTempDirectory("agentrun-test-infra");
                 String external = System.getenv("REDIS_URL");
                 RedisServer redis = external == null || external.isBlank() ? RedisServer.start(dir.resolve("redis")) : null;
-                KafkaBroker kafka = KafkaBroker.start(dir.resolve("kafka"), 0);
-                return new Servers(dir, kafka, redis, redis != null ? redis.url() : external);
+                return new Servers(dir, redis, redis != null ? redis.url() : external);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -128,6 +126,14 @@ public final class RealInfrastructure implements BeforeAllCallback {
                 s3 = S3Server.start(dir.resolve("s3"));
             }
             return s3;
+        }
+
+        /** Started on first use: suites that need only Redis (the stores' decisions) do not wait for a broker. */
+        synchronized KafkaBroker kafka() {
+            if (kafka == null) {
+                kafka = KafkaBroker.start(dir.resolve("kafka"), 0);
+            }
+            return kafka;
         }
 
         synchronized KafkaCluster kafkaCluster() {
@@ -162,8 +168,10 @@ public final class RealInfrastructure implements BeforeAllCallback {
                 if (redisCluster != null) {
                     redisCluster.close();
                 }
+                if (kafka != null) {
+                    kafka.close();
+                }
             }
-            kafka.close();
             if (redis != null) {
                 redis.close();
             }
