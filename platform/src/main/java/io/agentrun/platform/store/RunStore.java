@@ -23,7 +23,11 @@ public final class RunStore {
 
     private static final LuaScript PROMOTE = LuaScript.fromResource(RunStore.class, "promote-run.lua");
 
-    /** Hash fields; the relay's scripts write the same names. */
+    /**
+     * The run hash's fields, every one of them: the api, the workers' claim, lease and sweep scripts
+     * ({@link RunOwnership}) and the relay's scripts (event-state) write these names and no other
+     * ({@code RunHashSchemaTest} reads the scripts to hold them to it).
+     */
     public static final String STATUS = "status";
     public static final String PROJECT = "project_id";
     public static final String THREAD = "thread_id";
@@ -31,6 +35,14 @@ public final class RunStore {
     public static final String MODE = "mode";
     public static final String ATTEMPT = "attempt";
     public static final String WORKER = "worker";
+    /** Who holds the run's lease now ({@code ""} once handed back or ended), in which epoch, until when (epoch ms). */
+    public static final String OWNER = "owner";
+    public static final String EPOCH = "epoch";
+    public static final String LEASE_UNTIL = "lease_until";
+    public static final String CLAIMED_AT = "claimed_at";
+    /** When a sweeper may produce the run's command again (epoch ms), and how often it has. */
+    public static final String REQUEUE_AT = "requeue_at";
+    public static final String REQUEUES = "requeues";
     public static final String LAST_SEQ = "last_seq";
     public static final String END_SEQ = "end_seq";
     public static final String START_PARTITION = "start_partition";
