@@ -22,7 +22,9 @@ import io.agentrun.relay.consume.EventRelayLoop;
 import io.agentrun.relay.consume.RelaySettings;
 import io.agentrun.relay.consume.RelayTelemetry;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,17 +51,10 @@ class RelayConfiguration {
     }
 
     @Bean
-    EventApplier eventApplier(DedicatedConnection applierConnection, JsonCodec codec, StateSettings settings,
-            MeterRegistry registry, WaitingRuns waiting) {
+    EventApplier eventApplier(DedicatedConnection applierConnection, JsonCodec codec, StateSettings settings, WaitingRuns waiting) {
         // Started off the Redis reply's thread: starting a run takes Redis round trips and a Kafka send.
-        EventApplier applier = new EventApplier(applierConnection, codec, settings,
+        return new EventApplier(applierConnection, codec, settings,
                 (thread, run) -> Thread.ofVirtual().name("start-" + run).start(() -> startWaiting(waiting, thread, run)));
-        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
-                .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.relay.events.after.gap", applier, EventApplier::afterGapCount)
-                .description("Events after a hole in their attempt (an earlier event's send failed): not applied; the run goes on "
-                        + "as another attempt").register(registry);
-        return applier;
     }
 
     private static void startWaiting(WaitingRuns waiting, String thread, String run) {
@@ -86,26 +81,35 @@ class RelayConfiguration {
     }
 
     @Bean
-    WebhookDispatcher webhookDispatcher(WebhookStore store, RunStore runs, WebhookSender sender, WebhookSettings settings,
-            MeterRegistry registry) {
-        WebhookDispatcher dispatcher = new WebhookDispatcher(store, runs, sender, RetrySchedule.of(settings), settings,
-                java.time.Clock.systemUTC());
-        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.delivered", dispatcher, WebhookDispatcher::deliveredCount)
-                .description("Webhook deliveries a receiver accepted (2xx)").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.attempts.failed", dispatcher,
-                WebhookDispatcher::failedAttemptCount).description("Webhook attempts that failed (no answer, or not 2xx)").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("agentrun.webhooks.dead", dispatcher, WebhookDispatcher::deadCount)
-                .description("Webhook deliveries dead-lettered after their retries").register(registry);
-        return dispatcher;
+    WebhookDispatcher webhookDispatcher(WebhookStore store, RunStore runs, WebhookSender sender, WebhookSettings settings) {
+        return new WebhookDispatcher(store, runs, sender, RetrySchedule.of(settings), settings, java.time.Clock.systemUTC());
     }
 
     @Bean
     EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
             TopicProvisioner topicsReady, MeterRegistry registry, Tracing tracing, RedisConnections redis) {
         EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayTelemetry(registry, tracing.tracer()));
-        RelayTelemetry.bind(registry, loop);
         // Kafka is the record: what a Redis failover dropped is applied again from the topic.
         redis.onTopologyChange(() -> loop.replaySince(java.time.Instant.now().minus(settings.failoverReplay())));
         return loop;
+    }
+
+    /** The relay's counters and gauges over its parts; a {@code MeterBinder}, so Spring Boot binds them to the registry. */
+    @Bean
+    MeterBinder relayMeters(EventApplier applier, WebhookDispatcher dispatcher, EventRelayLoop loop) {
+        return registry -> {
+            FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
+                    .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
+            FunctionCounter.builder("agentrun.relay.events.after.gap", applier, EventApplier::afterGapCount)
+                    .description("Events after a hole in their attempt (an earlier event's send failed): not applied; the run goes on "
+                            + "as another attempt").register(registry);
+            FunctionCounter.builder("agentrun.webhooks.delivered", dispatcher, WebhookDispatcher::deliveredCount)
+                    .description("Webhook deliveries a receiver accepted (2xx)").register(registry);
+            FunctionCounter.builder("agentrun.webhooks.attempts.failed", dispatcher, WebhookDispatcher::failedAttemptCount)
+                    .description("Webhook attempts that failed (no answer, or not 2xx)").register(registry);
+            FunctionCounter.builder("agentrun.webhooks.dead", dispatcher, WebhookDispatcher::deadCount)
+                    .description("Webhook deliveries dead-lettered after their retries").register(registry);
+            RelayTelemetry.bind(registry, loop);
+        };
     }
 }

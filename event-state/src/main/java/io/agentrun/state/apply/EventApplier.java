@@ -24,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
@@ -125,12 +124,12 @@ public final class EventApplier {
         });
     }
 
-    /** Events of an epoch their run had left (a worker that lost its lease): never buffered, published or stored. */
     /** Events ignored because an earlier event of their attempt never reached Kafka. */
     public long afterGapCount() {
         return afterGap.sum();
     }
 
+    /** Events of an epoch their run had left (a worker that lost its lease): never buffered, published or stored. */
     public long fencedCount() {
         return fenced.sum();
     }
