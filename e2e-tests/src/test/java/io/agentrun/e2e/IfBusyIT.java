@@ -191,10 +191,12 @@ class IfBusyIT {
         Active active = startSlow();
         HttpResponse<InputStream> waiting = client.openStream("assistant", active.threadId, "enqueue", ApiClient.body("still here"));
         CompletableFuture<ApiClient.StreamResponse> read = CompletableFuture.supplyAsync(() -> ApiClient.readWhole(waiting));
-        // The active run's lock expires under it (a lost hand-over looks the same): its run_end frees nothing.
-        pipeline.redis().sync().del(RedisKeys.threadLock(active.threadId));
-
+        // The thread's lock is no longer the active run's (as after an expiry and another holder): its run_end frees
+        // nothing and hands nothing on. Held meanwhile, so no sweeper hands the thread on while the active run still runs.
+        pipeline.redis().sync().set(RedisKeys.threadLock(active.threadId), "run_other_holder");
         active.end();
+        // That holder's lock expires too, with nobody to hand the thread on: only a sweeper starts the waiting run.
+        pipeline.redis().sync().del(RedisKeys.threadLock(active.threadId));
         ApiClient.StreamResponse run = read.join();
 
         Transcript transcript = Transcript.of(run.events().subList(1, run.events().size()));
