@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -182,9 +183,10 @@ class RedisClusterFaultIT {
 
     /** Three primaries with a replica each, every replica in sync: ready for the next suite. */
     private static void awaitHealthy() {
-        await("the cluster to be whole again").atMost(HEALED).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> cluster.nodes().stream().allMatch(n -> n.isAlive() && "ok".equals(cluster.state(n))
-                        && cluster.roles(n, "master") == 3 && cluster.roles(n, "slave") == 3
-                        && ("master".equals(role(n)) || "up".equals(cluster.info(n, "replication", "master_link_status")))));
+        try {
+            await("the cluster to be whole again").atMost(HEALED).pollInterval(Duration.ofMillis(200)).until(cluster::isWhole);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\n" + cluster.describe(), e);
+        }
     }
 }

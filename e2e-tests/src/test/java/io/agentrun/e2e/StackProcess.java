@@ -155,12 +155,7 @@ final class StackProcess implements AutoCloseable {
 
     /** The last lines of one part's log ({@code logs/<name>.log}), for a failure message. */
     String logTail(String name, int lines) {
-        try {
-            List<String> all = Files.readAllLines(state.resolve("logs").resolve(name + ".log"), StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return "(no log of " + name + ": " + e.getMessage() + ")";
-        }
+        return tail(state.resolve("logs").resolve(name + ".log"), lines);
     }
 
     private static void signal(String signal, long pid) {
@@ -179,6 +174,45 @@ final class StackProcess implements AutoCloseable {
     }
 
     private void awaitReady() {
+        try {
+            awaitReadyLine();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "\n" + diagnosis(), e);
+        }
+    }
+
+    /**
+     * What a stack that did not get ready was doing: its own log, each part's last lines, and how busy the
+     * machine was (a stack that is slow to start on a loaded CI machine looks the same as one that hangs).
+     */
+    private String diagnosis() {
+        StringBuilder text = new StringBuilder("load average: ");
+        try {
+            text.append(Files.readString(Path.of("/proc/loadavg")).strip());
+        } catch (IOException e) {
+            text.append("unknown");
+        }
+        text.append("; processes of this test JVM: ").append(ProcessHandle.current().descendants().count())
+                .append("; all processes: ").append(ProcessHandle.allProcesses().count())
+                .append("\n--- stack.log ---\n").append(tail(state.resolve("stack.log"), 40));
+        try (var logs = Files.list(state.resolve("logs"))) {
+            logs.sorted().forEach(log -> text.append("\n--- ").append(log.getFileName()).append(" ---\n").append(tail(log, 15)));
+        } catch (IOException | UncheckedIOException e) {
+            text.append("\n(no part logs: ").append(e.getMessage()).append(')');
+        }
+        return text.toString();
+    }
+
+    private static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private void awaitReadyLine() {
         Deadline.await("the local stack to be ready", Duration.ofMinutes(4), Duration.ofMillis(250), process::requireAlive, () -> {
             try {
                 Matcher m = READY.matcher(Files.readString(state.resolve("stack.log"), StandardCharsets.UTF_8));
@@ -215,7 +249,15 @@ final class StackProcess implements AutoCloseable {
                 redisClient.close();
             }
         }
+        List<ProcessHandle> parts = process.descendants();
         process.close();
+        // A part the stack failed to stop (orphaned when the stack went first) would slow every later suite.
+        List<ProcessHandle> left = parts.stream().filter(ProcessHandle::isAlive).toList();
+        if (!left.isEmpty()) {
+            System.err.println("StackProcess: " + left.size() + " parts outlived their stack; killing " + left.stream()
+                    .map(p -> p.pid() + " " + p.info().command().orElse("?")).toList());
+            left.forEach(ProcessHandle::destroyForcibly);
+        }
     }
 
     /** A client of the stack's Redis (a single node or a cluster), opened on first use and closed with the stack. */

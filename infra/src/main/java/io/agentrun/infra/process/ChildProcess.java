@@ -69,6 +69,11 @@ public final class ChildProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Every process this one started, and theirs, alive now. */
+    public java.util.List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
     /** @throws IllegalStateException with the tail of the log when the process has exited */
     public void requireAlive() {
         if (!process.isAlive()) {

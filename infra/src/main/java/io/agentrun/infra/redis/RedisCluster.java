@@ -25,9 +25,11 @@ public final class RedisCluster implements AutoCloseable {
     private static final String NODE_TIMEOUT_MS = "2000";
 
     private final List<RedisServer> nodes;
+    private final int primaries;
 
-    private RedisCluster(List<RedisServer> nodes) {
+    private RedisCluster(List<RedisServer> nodes, int primaries) {
         this.nodes = List.copyOf(nodes);
+        this.primaries = primaries;
     }
 
     /** Starts {@code primaries} × (1 + {@code replicasEach}) nodes in {@code dir/node-<n>} and forms the cluster. */
@@ -43,7 +45,7 @@ public final class RedisCluster implements AutoCloseable {
                         // replicas sync at once (the default waits 5 s for more replicas to share one transfer)
                         "--repl-diskless-sync-delay", "0")));
             }
-            RedisCluster cluster = new RedisCluster(nodes);
+            RedisCluster cluster = new RedisCluster(nodes, primaries);
             cluster.create(dir, replicasEach);
             return cluster;
         } catch (RuntimeException e) {
@@ -174,6 +176,41 @@ public final class RedisCluster implements AutoCloseable {
                 .count();
     }
 
+    /**
+     * Whether the cluster is as formed: every node alive and seeing every slot served, as many primaries and
+     * replicas as at the start, every replica's link to its primary up. A failover or resharding leaves it so
+     * once it has settled; a suite that disturbs it waits for this before the next one runs.
+     */
+    public boolean isWhole() {
+        try {
+            return nodes.stream().allMatch(n -> n.isAlive() && "ok".equals(state(n))
+                    && roles(n, "master") == primaries && roles(n, "slave") == nodes.size() - primaries
+                    && ("master".equals(info(n, "replication", "role")) || "up".equals(info(n, "replication", "master_link_status"))));
+        } catch (RuntimeException e) {
+            return false; // a node still loading its data, or not answering yet
+        }
+    }
+
+    /** Each node's state and the topology as the first live node sees it: what a failure message should show. */
+    public String describe() {
+        StringBuilder text = new StringBuilder();
+        for (RedisServer node : nodes) {
+            text.append("node ").append(node.port()).append(": ");
+            if (!node.isAlive()) {
+                text.append("dead\n");
+                continue;
+            }
+            String replication = cli(node.port(), "info", "replication");
+            text.append("cluster_state ").append(state(node)).append(", ")
+                    .append(replication.lines().filter(l -> l.startsWith("role:") || l.startsWith("master_link_status:")
+                            || l.startsWith("master_port:") || l.startsWith("connected_slaves:")).map(String::strip)
+                            .collect(Collectors.joining(", "))).append('\n');
+        }
+        nodes.stream().filter(RedisServer::isAlive).findFirst()
+                .ifPresent(witness -> text.append("CLUSTER NODES at ").append(witness.port()).append(":\n").append(topology(witness)));
+        return text.toString();
+    }
+
     @Override
     public void close() {
         nodes.forEach(RedisServer::close);
@@ -189,7 +226,6 @@ public final class RedisCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not run redis-cli (apt-get install redis-tools)", e);
         }
-        int primaries = nodes.size() / (1 + replicasEach);
         Deadline.await("every node to report cluster_state:ok and see " + primaries + " primaries", FORM_TIMEOUT,
                 Duration.ofMillis(200), () -> { }, () -> nodes.stream().allMatch(node -> "ok".equals(state(node))
                         && roles(node, "master") == primaries && roles(node, "slave") == nodes.size() - primaries));

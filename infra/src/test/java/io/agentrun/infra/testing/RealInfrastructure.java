@@ -2,6 +2,7 @@ package io.agentrun.infra.testing;
 
 import io.agentrun.infra.kafka.KafkaBroker;
 import io.agentrun.infra.kafka.KafkaCluster;
+import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.redis.RedisCluster;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.s3.S3Server;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -103,6 +105,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
         private S3Server s3;
         private KafkaCluster kafkaCluster;
         private RedisCluster redisCluster;
+        private int redisClusters;
 
         private Servers(Path dir, RedisServer redis, String redisUrl) {
             this.dir = dir;
@@ -143,11 +146,32 @@ public final class RealInfrastructure implements BeforeAllCallback {
             return kafkaCluster;
         }
 
+        /**
+         * The shared cluster, whole: a suite that disturbed it (failover, resharding) and failed may leave it
+         * broken, and the next suite must not fail for that. Given a minute to settle, a cluster still not whole
+         * is replaced by a new one (new ports: suites compare {@link RedisCluster#url()} to restart their stack).
+         */
         synchronized RedisCluster redisCluster() {
+            if (redisCluster != null && !settles(redisCluster)) {
+                System.err.println("RealInfrastructure: the shared Redis Cluster is not whole; starting a new one\n"
+                        + redisCluster.describe());
+                redisCluster.close();
+                redisCluster = null;
+            }
             if (redisCluster == null) {
-                redisCluster = RedisCluster.start(dir.resolve("redis-cluster"), 3, 1);
+                redisCluster = RedisCluster.start(dir.resolve("redis-cluster-" + ++redisClusters), 3, 1);
             }
             return redisCluster;
+        }
+
+        private static boolean settles(RedisCluster cluster) {
+            try {
+                Deadline.await("the shared Redis Cluster to be whole", Duration.ofMinutes(1), Duration.ofMillis(250), () -> { },
+                        cluster::isWhole);
+                return true;
+            } catch (IllegalStateException e) {
+                return false;
+            }
         }
 
         @Override
