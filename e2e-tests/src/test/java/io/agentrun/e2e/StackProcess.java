@@ -213,7 +213,9 @@ final class StackProcess implements AutoCloseable {
     }
 
     private void awaitReadyLine() {
-        Deadline.await("the local stack to be ready", Duration.ofMinutes(4), Duration.ofMillis(250), process::requireAlive, () -> {
+        // Longer than the stack's own bounds together (Kafka's format and start, 90 s each; the api's health, 3 min),
+        // so that a stack that cannot start says why itself, and exits, before this gives up on it.
+        Deadline.await("the local stack to be ready", Duration.ofMinutes(7), Duration.ofMillis(250), process::requireAlive, () -> {
             try {
                 Matcher m = READY.matcher(Files.readString(state.resolve("stack.log"), StandardCharsets.UTF_8));
                 if (m.find()) {
