@@ -3,7 +3,7 @@ package io.agentrun.relay;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
-import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.platform.store.RunStore;
@@ -87,8 +87,8 @@ class RelayConfiguration {
 
     @Bean
     EventRelayLoop eventRelayLoop(KafkaClients clients, JsonCodec codec, EventApplier applier, RelaySettings settings,
-            TopicProvisioner topicsReady, MeterRegistry registry, Tracing tracing, RedisConnections redis) {
-        EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayTelemetry(registry, tracing.tracer()));
+            TopicProvisioner topicsReady, MeterRegistry registry, Tracer tracer, RedisConnections redis) {
+        EventRelayLoop loop = new EventRelayLoop(clients, codec, applier, settings, new RelayTelemetry(registry, tracer));
         // Kafka is the record: what a Redis failover dropped is applied again from the topic.
         redis.onTopologyChange(() -> loop.replaySince(java.time.Instant.now().minus(settings.failoverReplay())));
         return loop;

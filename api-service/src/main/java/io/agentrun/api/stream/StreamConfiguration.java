@@ -5,7 +5,7 @@ import io.agentrun.api.live.LiveEvents;
 import io.agentrun.api.observe.StreamTelemetry;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,7 +20,7 @@ class StreamConfiguration {
 
     @Bean
     SseForwarder sseForwarder(ApiSettings settings, NodeDrain drain, RunCanceller canceller, JsonCodec codec, MeterRegistry registry,
-            Tracing tracing) {
-        return new SseForwarder(settings, drain, canceller, codec, new StreamTelemetry(registry, tracing.tracer()));
+            Tracer tracer) {
+        return new SseForwarder(settings, drain, canceller, codec, new StreamTelemetry(registry, tracer));
     }
 }

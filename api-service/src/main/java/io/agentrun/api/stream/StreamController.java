@@ -16,7 +16,6 @@ import io.agentrun.model.event.RunRef;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.observe.Tracing;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import jakarta.servlet.http.HttpServletRequest;
@@ -51,8 +50,8 @@ class StreamController {
     private final Tracer tracer;
 
     StreamController(RunRequestReader reader, IdempotentLauncher launcher, RunAccess access, LiveEvents live,
-            SseForwarder forwarder, NodeDrain drain, Tracing tracing) {
-        this.tracer = tracing.tracer();
+            SseForwarder forwarder, NodeDrain drain, Tracer tracer) {
+        this.tracer = tracer;
         this.reader = reader;
         this.launcher = launcher;
         this.access = access;
@@ -76,8 +75,9 @@ class StreamController {
         var runRequest = reader.read(request);
         // A repeat of an idempotent request joins its run, from after Last-Event-ID when the client saw some of it
         long fromSeq = lastSeen(lastEventId) + 1;
-        // The run's trace starts here: the command's span, the worker's, the relay's and this stream's are in it.
-        Span span = tracer.spanBuilder("agentrun.stream").setSpanKind(SpanKind.SERVER).setAttribute(Tracing.AGENT_ID, agentId).startSpan();
+        // Under the request's span (Boot's, continuing a caller's traceparent): the command's span, the worker's,
+        // the relay's and this stream's are in the run's trace.
+        Span span = tracer.spanBuilder("agentrun.stream").setAttribute(Tracing.AGENT_ID, agentId).startSpan();
         try (Scope scope = span.makeCurrent()) {
             LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, policy, runRequest,
                     idempotencyKey, fromSeq);

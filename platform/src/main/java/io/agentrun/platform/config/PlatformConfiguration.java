@@ -7,8 +7,7 @@ import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.observe.DependencyCheck;
 import io.agentrun.platform.observe.DependencyHealth;
-import io.agentrun.platform.observe.Tracing;
-import io.agentrun.platform.observe.TracingSettings;
+import io.agentrun.platform.observe.TracingConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
@@ -18,11 +17,9 @@ import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.web.ContainerProblemsConfiguration;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.springframework.beans.factory.ObjectProvider;
 import java.time.Clock;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
@@ -30,13 +27,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@Import(ContainerProblemsConfiguration.class)
+@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class})
 @EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class,
-        TracingSettings.class, WebhookSettings.class})
+        WebhookSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -86,12 +82,6 @@ public class PlatformConfiguration {
     DependencyHealth kafkaHealthIndicator(Admin healthCheckAdmin) {
         return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL,
                 () -> healthCheckAdmin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size() + " broker(s)"));
-    }
-
-    /** A {@link SpanExporter} bean, when a context has one (tests), receives every span as it ends. */
-    @Bean(destroyMethod = "close")
-    Tracing tracing(TracingSettings settings, Environment environment, ObjectProvider<SpanExporter> exporter) {
-        return new Tracing(environment.getProperty("spring.application.name", "agentrun"), settings, exporter.getIfAvailable());
     }
 
     @Bean

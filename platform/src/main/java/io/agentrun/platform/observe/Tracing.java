@@ -1,21 +1,11 @@
 package io.agentrun.platform.observe;
 
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
-import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
-import io.opentelemetry.sdk.resources.Resource;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.SpanProcessor;
-import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
-import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,41 +14,26 @@ import org.apache.kafka.common.header.Headers;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This service's OpenTelemetry tracer, and W3C {@code traceparent} in Kafka record headers — how a trace
- * crosses api → run-commands → worker → thread-events → relay. Spans are per run, per model call and per
- * tool call, never per delta. One per service (the resource's {@code service.name}); not the global
- * instance, so services sharing a JVM (the end-to-end tests) keep their own.
+ * How a trace crosses api → run-commands → worker → thread-events → relay → pub/sub → api: W3C {@code traceparent}
+ * in Kafka record headers and in live messages, and the attribute keys of this service's spans. Spans are per run,
+ * per model call and per tool call, never per delta. The tracer itself, its sampler, resource and export are Spring
+ * Boot's ({@code management.tracing.*}, {@code management.opentelemetry.*}); see {@code PlatformConfiguration}.
+ *
+ * <p>Why headers are still set by hand: the records are sent by the services' own Kafka producers (batched by
+ * thread, from run threads that outlive the span's scope), not through an instrumented {@code KafkaTemplate}.
  */
-public final class Tracing implements AutoCloseable {
+public final class Tracing {
 
     public static final String TRACEPARENT = "traceparent";
     public static final AttributeKey<String> RUN_ID = AttributeKey.stringKey("agentrun.run_id");
     public static final AttributeKey<String> THREAD_ID = AttributeKey.stringKey("agentrun.thread_id");
     public static final AttributeKey<String> AGENT_ID = AttributeKey.stringKey("agentrun.agent_id");
+    /** The instrumentation scope of every span this code makes. */
+    public static final String SCOPE = "io.agentrun";
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
-    private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
 
-    private final SdkTracerProvider provider;
-    private final Tracer tracer;
-
-    /** @param exporter spans go here at once (tests); otherwise to {@code settings}' OTLP endpoint, batched, if any */
-    public Tracing(String serviceName, TracingSettings settings, @Nullable SpanExporter exporter) {
-        var builder = SdkTracerProvider.builder()
-                .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(SERVICE_NAME, serviceName))))
-                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(settings.sampleRatio())));
-        SpanProcessor processor = exporter != null ? SimpleSpanProcessor.create(exporter)
-                : settings.otlpEndpoint().isBlank() ? null
-                : BatchSpanProcessor.builder(OtlpHttpSpanExporter.builder().setEndpoint(settings.otlpEndpoint()).build()).build();
-        if (processor != null) {
-            builder.addSpanProcessor(processor);
-        }
-        this.provider = builder.build();
-        this.tracer = provider.get("io.agentrun");
-    }
-
-    public Tracer tracer() {
-        return tracer;
+    private Tracing() {
     }
 
     /** Adds the context's {@code traceparent} to a record's headers (nothing when there is no valid span). */
@@ -91,11 +66,6 @@ public final class Tracing implements AutoCloseable {
     public static @Nullable String currentTraceId() {
         SpanContext span = Span.current().getSpanContext();
         return span.isValid() ? span.getTraceId() : null;
-    }
-
-    @Override
-    public void close() {
-        provider.close();
     }
 
     private static final TextMapGetter<String> TRACEPARENT_VALUE = new TextMapGetter<>() {

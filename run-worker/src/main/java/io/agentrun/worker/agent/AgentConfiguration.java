@@ -1,7 +1,7 @@
 package io.agentrun.worker.agent;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import io.agentrun.worker.model.ModelRegistry;
 import io.agentrun.worker.model.ModelSettings;
 import io.agentrun.worker.tool.ToolRegistry;
@@ -25,13 +25,13 @@ class AgentConfiguration {
 
     @Bean
     ToolRunner toolRunner(ToolRegistry tools, ToolSettings settings, @Qualifier(TOOL_THREADS) ExecutorService toolThreads,
-            JsonCodec codec, Tracing tracing) {
-        return new ToolRunner(tools, settings, toolThreads, codec, tracing.tracer());
+            JsonCodec codec, Tracer tracer) {
+        return new ToolRunner(tools, settings, toolThreads, codec, tracer);
     }
 
     @Bean
     AgentLoop agentLoop(ModelRegistry models, ToolRegistry tools, ToolRunner toolRunner, ModelSettings settings, JsonCodec codec,
-            AttachmentSource attachments, Tracing tracing) {
-        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments, tracing.tracer());
+            AttachmentSource attachments, Tracer tracer) {
+        return new AgentLoop(models, tools, toolRunner, settings, codec, attachments, tracer);
     }
 }

@@ -1,6 +1,6 @@
 package io.agentrun.worker.run;
 
-import io.agentrun.platform.observe.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -49,7 +49,7 @@ class RunConfiguration {
 
     @Bean
     RunSlots runSlots(RunExecutor executor, CancellationWatcher cancellations, @Qualifier(RUN_THREADS) ExecutorService runThreads,
-            WorkerSettings settings, Tracing tracing) {
-        return new RunSlots(executor, cancellations, runThreads, settings, tracing.tracer());
+            WorkerSettings settings, Tracer tracer) {
+        return new RunSlots(executor, cancellations, runThreads, settings, tracer);
     }
 }
