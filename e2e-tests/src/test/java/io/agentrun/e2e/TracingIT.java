@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.event.EventData;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
@@ -69,6 +70,28 @@ class TracingIT {
                 .as("the writes of run_start and run_end, children of the relay's spans, across the pub/sub payload")
                 .hasSize(2).allSatisfy(s -> assertThat(relaySpans).contains(s.getParentSpanId()));
         assertThat(trace).as("no span per delta").hasSizeLessThan(transcript.events().size() + 6);
+    }
+
+    /**
+     * A caller that sends a W3C {@code traceparent} (its own service's span) gets the run in its trace: the
+     * request's server span is a child of the caller's, and the worker's and relay's spans follow under it.
+     */
+    @Test
+    void aCallersTraceparentMakesTheRunPartOfTheCallersTrace() {
+        String callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String callerSpan = "00f067aa0ba902b7";
+        var response = client.stream("assistant", null, ApiClient.body("Hello"), Map.of("content-type", "application/json",
+                "traceparent", "00-" + callerTrace + "-" + callerSpan + "-01"));
+        String traceId = Transcript.of(response.events()).only(EventData.RunStart.class).traceId();
+        assertThat(traceId).as("run_start names the caller's trace").isEqualTo(callerTrace);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(SPANS.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(callerTrace)).map(SpanData::getName)).contains("agentrun.stream", "agentrun.run",
+                "agentrun.relay.apply"));
+        List<SpanData> trace = SPANS.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(callerTrace)).toList();
+        SpanData server = trace.stream().filter(s -> s.getParentSpanId().equals(callerSpan)).findFirst().orElseThrow();
+        assertThat(server.getKind()).as("Spring's span of the HTTP request, under the caller's").isEqualTo(SpanKind.SERVER);
+        assertThat(named(trace, "agentrun.stream").getParentSpanId()).isEqualTo(server.getSpanId());
     }
 
     private static SpanData named(List<SpanData> spans, String name) {
