@@ -3,38 +3,42 @@ package io.agentrun.api.run;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.observe.Tracing;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.TracerProvider;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.kafka.KafkaClients;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.KafkaTemplate;
 
-/** Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. */
+/**
+ * Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. The template's
+ * observation is the send's span, under {@code agentrun.run.enqueue}, and puts its {@code traceparent} in the
+ * record's headers, where the worker continues the trace.
+ */
 final class CommandProducer implements DisposableBean {
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaTemplate<String, byte[]> producer;
     private final String topic;
     private final JsonCodec codec;
     private final long timeoutMs;
-    private final Tracer tracer;
+    private final ObservationRegistry observations;
 
     CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
-        this(clients, codec, clientId, TracerProvider.noop().get("none"));
+        this(clients, codec, clientId, ObservationRegistry.NOOP);
     }
 
-    /** @param tracer the command's span ({@code agentrun.run.enqueue}) starts the run's trace or joins the request's */
-    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, Tracer tracer) {
-        this.tracer = tracer;
-        this.producer = clients.producer(clientId);
+    /**
+     * @param observations Spring Boot's: {@code agentrun.run.enqueue} (a span, under the request's, and a timer) and,
+     *                     under it, the template's send, whose span the worker continues
+     */
+    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, ObservationRegistry observations) {
+        this.observations = observations;
+        this.producer = clients.template(clientId);
+        producer.setObservationRegistry(observations);
+        producer.setObservationEnabled(true);
         this.topic = clients.settings().commandsTopic();
         this.codec = codec;
         this.timeoutMs = clients.settings().requestTimeout().toMillis() + 1000;
@@ -42,30 +46,30 @@ final class CommandProducer implements DisposableBean {
 
     /** @throws CommandNotSentException when Kafka did not acknowledge the command in time */
     public void send(RunCommand command) {
-        Span span = tracer.spanBuilder("agentrun.run.enqueue").setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(Tracing.RUN_ID, command.runId()).setAttribute(Tracing.AGENT_ID, command.agentId())
-                .startSpan();
-        try (Scope scope = span.makeCurrent()) {
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command));
-            Tracing.inject(Context.current(), record.headers());
-            producer.send(record).get(timeoutMs, TimeUnit.MILLISECONDS);
+        Observation enqueue = Observation.createNotStarted("agentrun.run.enqueue", observations)
+                .highCardinalityKeyValue(Tracing.RUN_ID.getKey(), command.runId())
+                .highCardinalityKeyValue(Tracing.AGENT_ID.getKey(), command.agentId())
+                .start();
+        try (Observation.Scope scope = enqueue.openScope()) {
+            producer.send(new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command))).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            span.setStatus(StatusCode.ERROR);
+            enqueue.error(e.getCause());
             throw new CommandNotSentException(e.getCause());
         } catch (TimeoutException | RuntimeException e) {
-            span.setStatus(StatusCode.ERROR);
+            enqueue.error(e);
             throw new CommandNotSentException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            enqueue.error(e);
             throw new CommandNotSentException(e);
         } finally {
-            span.end();
+            enqueue.stop();
         }
     }
 
     @Override
     public void destroy() {
-        producer.close();
+        KafkaClients.close(producer);
     }
 
     /** The command is not known to be in Kafka; the caller rolls back and answers 503. */

@@ -7,7 +7,7 @@ import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
-import io.opentelemetry.api.trace.Tracer;
+import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
@@ -33,8 +33,9 @@ class RunConfiguration {
 
     /** @param topicsReady the topics exist before the first send */
     @Bean
-    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady, Tracer tracer) {
-        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), tracer);
+    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady,
+            ObservationRegistry observations) {
+        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), observations);
     }
 
     @Bean

@@ -15,9 +15,8 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunRef;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.observe.Tracing;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -47,11 +46,11 @@ class StreamController {
     private final LiveEvents live;
     private final SseForwarder forwarder;
     private final NodeDrain drain;
-    private final Tracer tracer;
+    private final ObservationRegistry observations;
 
     StreamController(RunRequestReader reader, IdempotentLauncher launcher, RunAccess access, LiveEvents live,
-            SseForwarder forwarder, NodeDrain drain, Tracer tracer) {
-        this.tracer = tracer;
+            SseForwarder forwarder, NodeDrain drain, ObservationRegistry observations) {
+        this.observations = observations;
         this.reader = reader;
         this.launcher = launcher;
         this.access = access;
@@ -77,15 +76,19 @@ class StreamController {
         long fromSeq = lastSeen(lastEventId) + 1;
         // Under the request's span (Boot's, continuing a caller's traceparent): the command's span, the worker's,
         // the relay's and this stream's are in the run's trace.
-        Span span = tracer.spanBuilder("agentrun.stream").setAttribute(Tracing.AGENT_ID, agentId).startSpan();
-        try (Scope scope = span.makeCurrent()) {
+        Observation stream = Observation.createNotStarted("agentrun.stream", observations)
+                .highCardinalityKeyValue(Tracing.AGENT_ID.getKey(), agentId).start();
+        try (Observation.Scope scope = stream.openScope()) {
             LaunchedRun run = launcher.launch(caller, agentId, blankToNull(threadId), RunMode.STREAM, policy, runRequest,
                     idempotencyKey, fromSeq);
-            span.setAttribute(Tracing.RUN_ID, run.command().runId());
+            stream.highCardinalityKeyValue(Tracing.RUN_ID.getKey(), run.command().runId());
             forwarder.serve(run.events(), new RunRef(run.command().threadId(), run.command().runId(),
                     run.command().projectId(), run.command().agentId()), run.waiting(), cancelOnDisconnect, response);
+        } catch (RuntimeException | InterruptedException e) {
+            stream.error(e);
+            throw e;
         } finally {
-            span.end();
+            stream.stop();
         }
     }
 

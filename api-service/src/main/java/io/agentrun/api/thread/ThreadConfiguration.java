@@ -13,7 +13,7 @@ class ThreadConfiguration {
 
     @Bean
     ThreadDeletions threadDeletions(KafkaClients clients, RedisConnections redis, JsonCodec codec, StateSettings state) {
-        return new ThreadDeletions(clients.producer("agentrun-api-thread-deletions"), clients.settings().eventsTopic(),
+        return new ThreadDeletions(clients.template("agentrun-api-thread-deletions"), clients.settings().eventsTopic(),
                 clients.settings().requestTimeout(), new ThreadDeletion(codec, state), redis, codec);
     }
 }

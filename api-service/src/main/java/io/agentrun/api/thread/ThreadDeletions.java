@@ -11,9 +11,10 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.Producer;
+import io.agentrun.platform.kafka.KafkaClients;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Deletes threads: first the deletion's record in the events topic, keyed by the thread so that it follows
@@ -22,14 +23,14 @@ import org.springframework.beans.factory.DisposableBean;
  */
 final class ThreadDeletions implements DisposableBean {
 
-    private final Producer<String, byte[]> producer;
+    private final KafkaTemplate<String, byte[]> producer;
     private final String eventsTopic;
     private final Duration sendTimeout;
     private final ThreadDeletion deletion;
     private final RedisConnections redis;
     private final JsonCodec codec;
 
-    ThreadDeletions(Producer<String, byte[]> producer, String eventsTopic, Duration sendTimeout, ThreadDeletion deletion,
+    ThreadDeletions(KafkaTemplate<String, byte[]> producer, String eventsTopic, Duration sendTimeout, ThreadDeletion deletion,
             RedisConnections redis, JsonCodec codec) {
         this.producer = producer;
         this.eventsTopic = eventsTopic;
@@ -46,7 +47,7 @@ final class ThreadDeletions implements DisposableBean {
         record.headers().add(ThreadDeleted.KIND_HEADER, ThreadDeleted.KIND.getBytes(StandardCharsets.UTF_8));
         try {
             producer.send(record).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException | TimeoutException | org.springframework.kafka.KafkaException e) {
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the deletion could not be recorded; nothing was deleted, try again");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -57,6 +58,6 @@ final class ThreadDeletions implements DisposableBean {
 
     @Override
     public void destroy() {
-        producer.close(Duration.ofSeconds(5));
+        KafkaClients.close(producer);
     }
 }

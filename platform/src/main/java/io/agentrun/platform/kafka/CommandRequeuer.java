@@ -2,11 +2,11 @@ package io.agentrun.platform.kafka;
 
 import io.agentrun.model.command.RunCommand;
 import java.nio.charset.StandardCharsets;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Produces a run's command again, keyed like the api node keyed it. Fire and forget: should the send fail,
@@ -16,18 +16,18 @@ public final class CommandRequeuer implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(CommandRequeuer.class);
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaTemplate<String, byte[]> producer;
     private final String topic;
 
     public CommandRequeuer(KafkaClients clients, String clientId) {
-        this.producer = clients.producer(clientId);
+        this.producer = clients.template(clientId);
         this.topic = clients.settings().commandsTopic();
     }
 
     public void send(RunCommand command, String commandJson) {
         try {
-            producer.send(new ProducerRecord<>(topic, command.partitionKey(), commandJson.getBytes(StandardCharsets.UTF_8)),
-                    (metadata, error) -> {
+            producer.send(new ProducerRecord<>(topic, command.partitionKey(), commandJson.getBytes(StandardCharsets.UTF_8)))
+                    .whenComplete((result, error) -> {
                         if (error != null) {
                             log.warn("run {}: command not produced again ({}); the next sweep retries", command.runId(),
                                     error.getMessage());
@@ -40,6 +40,6 @@ public final class CommandRequeuer implements DisposableBean {
 
     @Override
     public void destroy() {
-        producer.close();
+        KafkaClients.close(producer);
     }
 }

@@ -5,14 +5,17 @@ import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
- * Client configuration shared by all services, in one place. Producers are idempotent with
- * {@code acks=all} and a small linger: events are tiny and latency matters more than batching.
+ * Client configuration shared by all services, in one place. Producers (spring-kafka's {@link KafkaTemplate} over
+ * one Kafka producer each) are idempotent with {@code acks=all} and a small linger: events are tiny and latency
+ * matters more than batching.
  */
 public final class KafkaClients {
 
@@ -35,18 +38,18 @@ public final class KafkaClients {
 
     /**
      * String keys (thread ids), byte values (JSON); a send fails once it is not acknowledged within the request
-     * timeout (the api answers 503 past it).
+     * timeout (the api answers 503 past it). The template owns one producer; {@link #close} it when done.
      */
-    public KafkaProducer<String, byte[]> producer(String clientId) {
-        return producer(clientId, settings.requestTimeout().plus(settings.lingerTime()));
+    public KafkaTemplate<String, byte[]> template(String clientId) {
+        return template(clientId, settings.requestTimeout().plus(settings.lingerTime()));
     }
 
     /**
-     * As {@link #producer(String)}, with sends retried (each request bounded by the request timeout) until
+     * As {@link #template(String)}, with sends retried (each request bounded by the request timeout) until
      * {@code deliveryTimeout}: for senders that may wait out a leader election rather than fail, like a worker's
      * events (a failed event ends its run's attempt).
      */
-    public KafkaProducer<String, byte[]> producer(String clientId, java.time.Duration deliveryTimeout) {
+    public KafkaTemplate<String, byte[]> template(String clientId, java.time.Duration deliveryTimeout) {
         Map<String, Object> config = common(clientId);
         int timeoutMs = (int) settings.requestTimeout().toMillis();
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -56,7 +59,18 @@ public final class KafkaClients {
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
                 (int) Math.max(deliveryTimeout.toMillis(), timeoutMs + settings.lingerTime().toMillis()));
-        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config, new StringSerializer(), new ByteArraySerializer()));
+    }
+
+    /** Closes the producer of a template made by {@link #template}, after sending what it holds. */
+    public static void close(KafkaTemplate<String, byte[]> template) {
+        if (template.getProducerFactory() instanceof DisposableBean factory) {
+            try {
+                factory.destroy();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close the producer", e);
+            }
+        }
     }
 
     /** Base consumer settings; the caller adds group, deserializers and mode-specific settings. */

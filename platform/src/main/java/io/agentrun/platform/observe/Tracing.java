@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * per model call and per tool call, never per delta. The tracer itself, its sampler, resource and export are Spring
  * Boot's ({@code management.tracing.*}, {@code management.opentelemetry.*}); see {@code PlatformConfiguration}.
  *
- * <p>Why headers are still set by hand: the records are sent by the services' own Kafka producers (batched by
- * thread, from run threads that outlive the span's scope), not through an instrumented {@code KafkaTemplate}.
+ * <p>A run's command carries its context by spring-kafka's observation of the api's {@code KafkaTemplate}. Events do
+ * not: an observed send would be a span per delta, so the worker sets the run's {@code traceparent} itself, and the
+ * relay and the api read it here.
  */
 public final class Tracing {
 

@@ -7,19 +7,22 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.observe.Tracing;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.KafkaProducerException;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Writes events to {@code agentrun.thread-events}, keyed by thread id so a thread's events stay in order
- * on one partition. One idempotent producer per worker, shared by all its runs.
+ * on one partition. One idempotent producer per worker, shared by all its runs. The template is neither observed
+ * nor timed: that would be a span and a timer sample per delta; the run's {@code traceparent} is set from the run's
+ * context instead, and the worker counts what it publishes itself ({@link Listener}).
  */
 public final class EventPublisher implements DisposableBean {
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaTemplate<String, byte[]> producer;
     private final String topic;
     private final JsonCodec codec;
     private final Listener listener;
@@ -35,7 +38,8 @@ public final class EventPublisher implements DisposableBean {
      *                        enough to outlast a partition leader's election when a broker of a cluster is lost
      */
     public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout, Listener listener) {
-        this.producer = clients.producer(clientId, deliveryTimeout);
+        this.producer = clients.template(clientId, deliveryTimeout);
+        producer.setMicrometerEnabled(false);
         this.topic = clients.settings().eventsTopic();
         this.codec = codec;
         this.listener = listener;
@@ -55,11 +59,11 @@ public final class EventPublisher implements DisposableBean {
             if (traceparent != null) {
                 record.headers().add(Tracing.TRACEPARENT, traceparent);
             }
-            producer.send(record, (metadata, error) -> {
+            producer.send(record).whenComplete((result, error) -> {
                 if (error != null) {
-                    acked.completeExceptionally(error);
+                    acked.completeExceptionally(error instanceof KafkaProducerException k && k.getCause() != null ? k.getCause() : error);
                 } else {
-                    acked.complete(metadata);
+                    acked.complete(result.getRecordMetadata());
                 }
             });
         } catch (RuntimeException e) {
@@ -71,6 +75,6 @@ public final class EventPublisher implements DisposableBean {
 
     @Override
     public void destroy() {
-        producer.close();
+        KafkaClients.close(producer);
     }
 }
