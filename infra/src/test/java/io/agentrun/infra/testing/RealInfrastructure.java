@@ -165,13 +165,16 @@ public final class RealInfrastructure implements BeforeAllCallback {
         }
 
         private static boolean settles(RedisCluster cluster) {
-            try {
-                Deadline.await("the shared Redis Cluster to be whole", Duration.ofMinutes(1), Duration.ofMillis(250), () -> { },
-                        cluster::isWhole);
-                return true;
-            } catch (IllegalStateException e) {
-                return false;
+            for (int attempt = 0; attempt < 2; attempt++) {
+                try {
+                    Deadline.await("the shared Redis Cluster to be whole", Duration.ofSeconds(30), Duration.ofMillis(250), () -> { },
+                            cluster::isWhole);
+                    return true;
+                } catch (IllegalStateException e) {
+                    System.err.println("RealInfrastructure: slot owners reconciled: " + cluster.reconcileSlotOwners());
+                }
             }
+            return false;
         }
 
         @Override
