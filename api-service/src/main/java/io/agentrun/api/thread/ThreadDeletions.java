@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import io.agentrun.platform.kafka.KafkaClients;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
@@ -47,7 +48,7 @@ final class ThreadDeletions implements DisposableBean {
         record.headers().add(ThreadDeleted.KIND_HEADER, ThreadDeleted.KIND.getBytes(StandardCharsets.UTF_8));
         try {
             producer.send(record).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException | org.springframework.kafka.KafkaException e) {
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the deletion could not be recorded; nothing was deleted, try again");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

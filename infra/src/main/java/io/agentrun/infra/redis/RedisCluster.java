@@ -201,12 +201,14 @@ public final class RedisCluster implements AutoCloseable {
      * @return what was changed, one line per node and slot range; empty when every node agreed already
      */
     public List<String> reconcileSlotOwners() {
-        List<RedisServer> live = nodes.stream().filter(RedisServer::isAlive).toList();
-        Map<List<String>, Long> views = live.stream().collect(Collectors.groupingBy(this::slotOwners, Collectors.counting()));
-        List<String> majority = views.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        Map<RedisServer, List<String>> views = new java.util.LinkedHashMap<>();
+        nodes.stream().filter(RedisServer::isAlive).forEach(node -> views.put(node, slotOwners(node)));
+        List<String> majority = views.values().stream().collect(Collectors.groupingBy(view -> view, Collectors.counting()))
+                .entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         List<String> changes = new ArrayList<>();
-        for (RedisServer node : live) {
-            List<String> view = slotOwners(node);
+        for (Map.Entry<RedisServer, List<String>> entry : views.entrySet()) {
+            RedisServer node = entry.getKey();
+            List<String> view = entry.getValue();
             String self = nodeId(node);
             for (int slot = 0; slot < view.size(); slot++) {
                 String owner = majority.get(slot);
@@ -220,6 +222,29 @@ public final class RedisCluster implements AutoCloseable {
             }
         }
         return changes;
+    }
+
+    /**
+     * Waits for the cluster to be {@linkplain #isWhole whole}: up to {@code settled}; then, if it is not, reconciles
+     * the nodes' views of slot owners and waits up to {@code healed} more.
+     *
+     * @return what {@link #reconcileSlotOwners} changed; empty when the cluster settled by itself
+     * @throws IllegalStateException with {@link #describe()} when it is still not whole
+     */
+    public List<String> awaitWhole(Duration settled, Duration healed) {
+        try {
+            Deadline.await("the Redis Cluster to be whole", settled, Duration.ofMillis(200), () -> { }, this::isWhole);
+            return List.of();
+        } catch (IllegalStateException notYet) {
+            List<String> changes = reconcileSlotOwners();
+            try {
+                Deadline.await("the Redis Cluster to be whole after reconciling " + changes, healed, Duration.ofMillis(200),
+                        () -> { }, this::isWhole);
+                return changes;
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException(e.getMessage() + "\n" + describe(), e);
+            }
+        }
     }
 
     /** Who serves each of the 16384 slots as {@code node} sees it: a node id, or blank for none. */
@@ -292,7 +317,8 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    private static String cli(int port, String... args) {
+    /** {@code redis-cli} against one node; its output, errors included. */
+    static String cli(int port, String... args) {
         List<String> command = new ArrayList<>(List.of(redisCli(), "-h", "127.0.0.1", "-p", Integer.toString(port)));
         command.addAll(List.of(args));
         try {

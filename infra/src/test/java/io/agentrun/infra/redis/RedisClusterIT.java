@@ -61,7 +61,7 @@ class RedisClusterIT {
             assertThat(cluster.reconcileSlotOwners()).as("nothing to reconcile in a formed cluster").isEmpty();
             RedisServer primary = cluster.primaryOf(7260);
 
-            assertThat(redisCli(primary, "cluster", "delslots", "7260")).isEqualTo("OK");
+            assertThat(RedisCluster.cli(primary.port(), "cluster", "delslots", "7260").strip()).isEqualTo("OK");
             Deadline.await("the primary to see the cluster down", Duration.ofSeconds(30), Duration.ofMillis(100), () -> { },
                     () -> "fail".equals(cluster.state(primary)));
             assertThat(cluster.isWhole()).isFalse();
@@ -72,14 +72,5 @@ class RedisClusterIT {
         } finally {
             TempDirs.deleteQuietly(dir);
         }
-    }
-
-    private static String redisCli(RedisServer node, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("redis-cli", "-p", Integer.toString(node.port())));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
-        process.waitFor();
-        return output;
     }
 }

@@ -2,7 +2,6 @@ package io.agentrun.infra.testing;
 
 import io.agentrun.infra.kafka.KafkaBroker;
 import io.agentrun.infra.kafka.KafkaCluster;
-import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.redis.RedisCluster;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.s3.S3Server;
@@ -11,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -165,16 +165,15 @@ public final class RealInfrastructure implements BeforeAllCallback {
         }
 
         private static boolean settles(RedisCluster cluster) {
-            for (int attempt = 0; attempt < 2; attempt++) {
-                try {
-                    Deadline.await("the shared Redis Cluster to be whole", Duration.ofSeconds(30), Duration.ofMillis(250), () -> { },
-                            cluster::isWhole);
-                    return true;
-                } catch (IllegalStateException e) {
-                    System.err.println("RealInfrastructure: slot owners reconciled: " + cluster.reconcileSlotOwners());
+            try {
+                List<String> reconciled = cluster.awaitWhole(Duration.ofSeconds(30), Duration.ofSeconds(30));
+                if (!reconciled.isEmpty()) {
+                    System.err.println("RealInfrastructure: slot owners reconciled: " + reconciled);
                 }
+                return true;
+            } catch (IllegalStateException e) {
+                return false;
             }
-            return false;
         }
 
         @Override
