@@ -16,7 +16,10 @@ import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.state.apply.EventApplier;
-import io.agentrun.relay.consume.EventRelayLoop;
+import io.agentrun.relay.consume.EventRelay;
+import io.agentrun.platform.webhook.WebhookStore;
+import io.agentrun.model.webhook.NewWebhookEndpoint;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -58,6 +61,8 @@ class RelayIT {
                 "--agentrun.kafka.event-partitions=2",
                 "--agentrun.kafka.relay-group=relays." + SUFFIX,
                 "--agentrun.relay.poll-timeout=100ms",
+                "--agentrun.webhooks.secret-key=" + java.util.Base64.getEncoder().encodeToString(new byte[32]),
+                "--agentrun.webhooks.consumer-group=webhooks." + SUFFIX,
                 "--server.port=0");
         redis = relay.getBean(RedisConnections.class);
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
@@ -143,6 +148,9 @@ class RelayIT {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
         threadHeldBy(threadId, runId);
+        WebhookStore webhooks = relay.getBean(WebhookStore.class);
+        String endpointId = webhooks.create("p", new NewWebhookEndpoint("https://hooks.example.com/relay-it", null, null, null))
+                .endpoint().endpointId();
         List<RunEvent> run = run(threadId, runId, "after a tombstone", "Echo #1: after a tombstone");
         String key = run.getFirst().partitionKey();
 
@@ -152,7 +160,11 @@ class RelayIT {
 
         RunStore runs = relay.getBean(RunStore.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
-        assertThat(relay.getBean(EventRelayLoop.class).isRunning()).isTrue();
+        assertThat(relay.getBeansOfType(MessageListenerContainer.class).values()).as("the relay's consumers")
+                .isNotEmpty().allMatch(MessageListenerContainer::isRunning);
+        await().atMost(Duration.ofSeconds(20)).alias("the webhook trigger read past them too")
+                .until(() -> webhooks.deliveries(endpointId, 100).stream().anyMatch(d -> d.runId().equals(runId)));
+        webhooks.delete("p", endpointId);
     }
 
     @Test
@@ -225,8 +237,8 @@ class RelayIT {
         List<String> live = listen(runId);
 
         send(run(null, runId, "blocked", "Echo #1: blocked"));
-        long failedBefore = relay.getBean(EventRelayLoop.class).failedBatches();
-        await().atMost(Duration.ofSeconds(10)).until(() -> relay.getBean(EventRelayLoop.class).failedBatches() >= failedBefore + 2);
+        long failedBefore = relay.getBean(EventRelay.class).failedBatches();
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.getBean(EventRelay.class).failedBatches() >= failedBefore + 2);
         redis.sync().del(RedisKeys.runEvents(runId));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> live.size() == 5);
@@ -352,7 +364,7 @@ class RelayIT {
         String runId = Ids.newRunId();
         ThreadStore threads = threadHeldBy(threadId, runId);
         RunStore runs = relay.getBean(RunStore.class);
-        EventRelayLoop loop = relay.getBean(EventRelayLoop.class);
+        EventRelay loop = relay.getBean(EventRelay.class);
         Instant sent = Instant.now().minusSeconds(1);
         send(run(threadId, runId, "remember me", "Echo #1: remember me"));
         await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));

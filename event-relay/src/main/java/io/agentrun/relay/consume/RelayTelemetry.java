@@ -11,7 +11,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,28 +24,25 @@ import org.jspecify.annotations.Nullable;
  * relay's share of delivery latency, and its lag in time), {@code agentrun.relay.lag} (records not yet
  * applied in this relay's partitions), {@code agentrun.relay.batches.failed} (batches Redis refused).
  */
-public final class RelayTelemetry {
+final class RelayTelemetry {
 
-    /** For loops built without a registry (tests). */
-    static final RelayTelemetry NONE = new RelayTelemetry(null, TracerProvider.noop().get("none"));
-
-    private final @Nullable Timer eventAge;
+    private final Timer eventAge;
     private final Tracer tracer;
 
-    public RelayTelemetry(@Nullable MeterRegistry registry, Tracer tracer) {
+    RelayTelemetry(MeterRegistry registry, Tracer tracer) {
         this.tracer = tracer;
-        this.eventAge = registry == null ? null : Timer.builder("agentrun.relay.event.age")
+        this.eventAge = Timer.builder("agentrun.relay.event.age")
                 .description("From an event's created_at to the relay having applied it in Redis")
                 .publishPercentileHistogram().register(registry);
     }
 
-    /** The loop's gauges; bound once it exists. */
-    public static void bind(MeterRegistry registry, EventRelayLoop loop) {
-        Gauge.builder("agentrun.relay.lag", loop, EventRelayLoop::lag)
-                .description("Records in this relay's partitions not yet applied, as of its last poll").register(registry);
-        FunctionCounter.builder("agentrun.relay.batches.failed", loop, EventRelayLoop::failedBatches)
-                .description("Batches Redis did not take (each is read again)").register(registry);
-        FunctionCounter.builder("agentrun.relay.replays", loop, EventRelayLoop::replays)
+    /** The relay's gauges; bound once it exists. */
+    static void bind(MeterRegistry registry, EventRelay relay) {
+        Gauge.builder("agentrun.relay.lag", relay, EventRelay::lag)
+                .description("Records in this relay's partitions not yet applied, as of its last batch").register(registry);
+        FunctionCounter.builder("agentrun.relay.batches.failed", relay, EventRelay::failedBatches)
+                .description("Batches Redis did not take (each is applied again)").register(registry);
+        FunctionCounter.builder("agentrun.relay.replays", relay, EventRelay::replays)
                 .description("Times the relay re-applied its partitions after Redis's topology changed (a failover may lose writes)")
                 .register(registry);
     }
@@ -78,9 +74,6 @@ public final class RelayTelemetry {
 
     /** @param sentAtMillis the records' timestamps: the worker's send time, within a millisecond of created_at */
     void applied(long[] sentAtMillis, int count) {
-        if (eventAge == null) {
-            return;
-        }
         long now = System.currentTimeMillis();
         for (int i = 0; i < count; i++) {
             eventAge.record(Math.max(0, now - sentAtMillis[i]), TimeUnit.MILLISECONDS);

@@ -35,7 +35,7 @@ import org.springframework.context.SmartLifecycle;
  * slow or hanging endpoint holds its own deliveries and nobody else's. A delivery is sent only once its run's end is the run's recorded end: the run_end of
  * a worker that had lost the run (fenced) is not reported.
  */
-public final class WebhookDispatcher implements SmartLifecycle {
+final class WebhookDispatcher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDispatcher.class);
     private static final Duration IDLE = Duration.ofMillis(50);
@@ -59,7 +59,7 @@ public final class WebhookDispatcher implements SmartLifecycle {
     private volatile boolean running;
     private Thread loop;
 
-    public WebhookDispatcher(WebhookStore store, RunStore runs, WebhookSender sender, RetrySchedule schedule, WebhookSettings settings,
+    WebhookDispatcher(WebhookStore store, RunStore runs, WebhookSender sender, RetrySchedule schedule, WebhookSettings settings,
             Clock clock) {
         this.store = store;
         this.runs = runs;

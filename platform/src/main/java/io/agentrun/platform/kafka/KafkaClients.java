@@ -6,16 +6,23 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.util.backoff.BackOff;
 
 /**
  * Client configuration shared by all services, in one place. Producers (spring-kafka's {@link KafkaTemplate} over
  * one Kafka producer each) are idempotent with {@code acks=all} and a small linger: events are tiny and latency
- * matters more than batching.
+ * matters more than batching. Consumers in a group are spring-kafka listener containers ({@link #batchContainer}).
  */
 public final class KafkaClients {
 
@@ -78,6 +85,28 @@ public final class KafkaClients {
         Map<String, Object> config = common(clientId);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         return config;
+    }
+
+    /**
+     * A listener container (spring-kafka) over one consumer: it hands each poll's records to the listener of
+     * {@code properties} as one batch, on the consumer's own thread, and commits offsets as {@code properties} say,
+     * only for batches the listener returned from. A batch the listener threw on is handed to it again after
+     * {@code retry}'s pause, for ever: every failure counts as retryable, so a batch is never skipped, whatever the
+     * exception (listeners whose every step is idempotent). The container starts and stops with the application
+     * context; stopping, or giving up partitions in a rebalance, commits what was done.
+     *
+     * @param consumerConfig from {@link #consumer}, with the caller's settings added
+     */
+    public KafkaMessageListenerContainer<String, byte[]> batchContainer(Map<String, Object> consumerConfig, ContainerProperties properties,
+            BackOff retry) {
+        Map<String, Object> config = new HashMap<>(consumerConfig);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaMessageListenerContainer<String, byte[]> container = new KafkaMessageListenerContainer<>(
+                new DefaultKafkaConsumerFactory<>(config, new StringDeserializer(), new ByteArrayDeserializer()), properties);
+        DefaultErrorHandler retrying = new DefaultErrorHandler(retry);
+        retrying.setClassifications(Map.of(), true);
+        container.setCommonErrorHandler(retrying);
+        return container;
     }
 
     public Admin admin(String clientId) {

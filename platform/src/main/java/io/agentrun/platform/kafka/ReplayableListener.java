@@ -1,0 +1,106 @@
+package io.agentrun.platform.kafka;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.listener.AbstractConsumerSeekAware;
+
+/**
+ * A listener, on a spring-kafka container, that can be asked to read its partitions again from a point in time: for
+ * listeners whose every step is idempotent and whose results live in Redis. When a Redis Cluster failover drops writes
+ * it had acknowledged, the topic still holds what made them.
+ *
+ * <p>The container carries out the seek on its consumer thread between two batches. A partition goes back to its first
+ * record at or after the asked time, never forward: a listener that lags (its position is older than that time) reads
+ * on from where it is, so no record is skipped. Offsets the container had not committed yet may still be committed
+ * after the seek (its pending acknowledgements are its own); a listener that dies in that window, within one commit
+ * interval of the replay, leaves its successor reading on after them (docs/reliability.md).
+ */
+public abstract class ReplayableListener extends AbstractConsumerSeekAware {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayableListener.class);
+
+    private final KafkaClients clients;
+    private final LongAdder replays = new LongAdder();
+
+    protected ReplayableListener(KafkaClients clients) {
+        this.clients = clients;
+    }
+
+    /**
+     * Asks the container to re-read every partition assigned now from {@code since} on. Blocks for one admin request
+     * (where each partition's records at {@code since} start); call it off latency-sensitive threads.
+     *
+     * @return how many partitions were asked to go back
+     */
+    public int replaySince(Instant since) {
+        Map<TopicPartition, List<ConsumerSeekCallback>> assigned = getTopicsAndCallbacks();
+        if (assigned.isEmpty()) {
+            return 0;
+        }
+        Map<TopicPartition, Long> from = firstOffsetsAt(assigned.keySet(), since);
+        from.forEach((partition, offset) -> assigned.getOrDefault(partition, List.of()).forEach(callback ->
+                callback.seek(partition.topic(), partition.partition(), position -> replayFrom(position, offset))));
+        replays.increment();
+        return from.size();
+    }
+
+    /**
+     * {@link #replaySince} {@code back} before now, on a virtual thread of its own: for callbacks that must not block,
+     * like a Redis client's topology events. A replay that fails is logged; the next topology change asks again.
+     */
+    public void replayAfterTopologyChange(Duration back) {
+        Instant since = Instant.now().minus(back);
+        Thread.ofVirtual().name("replay").start(() -> {
+            try {
+                int partitions = replaySince(since);
+                log.warn("Redis's topology changed (a failover may have lost acknowledged writes): reading {} partitions again from {}",
+                        partitions, since);
+            } catch (RuntimeException e) {
+                log.error("Redis's topology changed, but the topic could not be read again from {}", since, e);
+            }
+        });
+    }
+
+    /** Replays asked ({@link #replaySince}). */
+    public long replays() {
+        return replays.sum();
+    }
+
+    /**
+     * Where a partition at {@code position} goes for a replay whose first record is at {@code firstAtTime}: back
+     * to it, or nowhere when the partition is there already or has no record that recent ({@code -1}).
+     */
+    static long replayFrom(long position, long firstAtTime) {
+        return firstAtTime < 0 ? position : Math.min(position, firstAtTime);
+    }
+
+    private Map<TopicPartition, Long> firstOffsetsAt(Iterable<TopicPartition> partitions, Instant since) {
+        Map<TopicPartition, OffsetSpec> asked = new HashMap<>();
+        partitions.forEach(partition -> asked.put(partition, OffsetSpec.forTimestamp(since.toEpochMilli())));
+        Map<TopicPartition, Long> found = new HashMap<>();
+        try (Admin admin = clients.admin("replay-" + ProcessHandle.current().pid())) {
+            Map<TopicPartition, ListOffsetsResultInfo> offsets = admin.listOffsets(asked).all().get(15, TimeUnit.SECONDS);
+            offsets.forEach((partition, info) -> found.put(partition, info.offset()));
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaException("could not find where to replay the topic from", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while finding where to replay the topic from", e);
+        }
+        return found;
+    }
+}
