@@ -95,13 +95,12 @@ class DeploymentFilesTest {
         assertThat(String.valueOf(map(services.get("redis-2")).get("image"))).isEqualTo("redis:7.4");
         String init = String.valueOf(map(services.get("redis-cluster-init")).get("command"));
         assertThat(init).contains("--cluster create", "--cluster-replicas 1", "for n in " + String.join(" ", nodes) + ";");
-        String url = nodes.stream().map(n -> "redis://" + n + ":6379").collect(java.util.stream.Collectors.joining(","));
+        String seeds = nodes.stream().map(n -> n + ":6379").collect(java.util.stream.Collectors.joining(","));
         for (String service : PORTS.keySet()) {
             Map<String, Object> definition = map(services.get(service));
-            assertThat(map(definition.get("environment"))).as(service).containsEntry("REDIS_URL", url);
+            assertThat(map(definition.get("environment"))).as(service).containsEntry("SPRING_DATA_REDIS_CLUSTER_NODES", seeds);
             assertThat(map(map(definition.get("depends_on")).get("redis-cluster-init"))).containsEntry("condition", "service_completed_successfully");
         }
-        assertThat(io.agentrun.platform.redis.RedisSettings.of(url).isCluster()).as("the services read that list as a cluster").isTrue();
     }
 
     @ParameterizedTest
@@ -162,7 +161,8 @@ class DeploymentFilesTest {
      * Spring's relaxed binding of it changes one of its {@code @ConfigurationProperties}.
      */
     private static boolean isRead(String service, String name) {
-        if (EXTERNAL.contains(name) || name.startsWith("LOGGING_STRUCTURED_") || name.startsWith("MANAGEMENT_")) {
+        if (EXTERNAL.contains(name) || name.startsWith("LOGGING_STRUCTURED_") || name.startsWith("MANAGEMENT_")
+                || name.startsWith("SPRING_DATA_REDIS_")) {
             return true;
         }
         if (serviceConfig(service).contains("${" + name + ":") || serviceConfig(service).contains("${" + name + "}")) {

@@ -251,7 +251,7 @@ class OperationsIT {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
                 "--events-topic", (String) p.get("agentrun.kafka.events-topic"),
-                "--redis-url", (String) p.get("agentrun.redis.url")));
+                "--redis-url", Pipeline.lastRedis()));
         return all.toArray(String[]::new);
     }
 

@@ -124,7 +124,7 @@ final class Pipeline implements AutoCloseable {
         p.put("agentrun.kafka.bootstrap-servers", kafka);
         String redis = onRedisCluster ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
         lastRedis = redis;
-        p.put("agentrun.redis.url", redis);
+        p.putAll(io.agentrun.infra.redis.RedisEndpoints.properties(redis));
         p.put("agentrun.kafka.commands-topic", commandsTopic());
         p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);
         p.put("agentrun.kafka.command-partitions", 4);

@@ -85,7 +85,7 @@ class RebuildScaleIT {
         Map<String, Object> p = pipeline.properties();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
-                "--events-topic", (String) p.get("agentrun.kafka.events-topic"), "--redis-url", (String) p.get("agentrun.redis.url")));
+                "--events-topic", (String) p.get("agentrun.kafka.events-topic"), "--redis-url", Pipeline.lastRedis()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))

@@ -5,7 +5,6 @@ import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.Ports;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -265,7 +264,7 @@ final class StackProcess implements AutoCloseable {
     /** A client of the stack's Redis (a single node or a cluster), opened on first use and closed with the stack. */
     synchronized RedisConnections redis() {
         if (redisClient == null) {
-            redisClient = new RedisConnections(RedisSettings.of(redisUrl()));
+            redisClient = RedisConnections.connect(redisUrl());
         }
         return redisClient;
     }

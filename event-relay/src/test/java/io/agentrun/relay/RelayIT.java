@@ -55,7 +55,7 @@ class RelayIT {
     static void start() {
         relay = RelayApplication.builder().run(
                 "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
-                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
+                "--spring.data.redis.url=" + RealInfrastructure.redisUrl(),
                 "--agentrun.kafka.commands-topic=commands." + SUFFIX,
                 "--agentrun.kafka.events-topic=" + EVENTS,
                 "--agentrun.kafka.event-partitions=2",

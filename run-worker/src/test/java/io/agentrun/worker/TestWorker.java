@@ -15,7 +15,7 @@ final class TestWorker {
     static ConfigurableApplicationContext start(String suffix, String... extra) {
         List<String> args = new ArrayList<>(List.of(
                 "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
-                "--agentrun.redis.url=" + RealInfrastructure.redisUrl(),
+                "--spring.data.redis.url=" + RealInfrastructure.redisUrl(),
                 "--agentrun.kafka.commands-topic=commands." + suffix,
                 "--agentrun.kafka.events-topic=events." + suffix,
                 "--agentrun.kafka.worker-group=workers." + suffix,

@@ -4,7 +4,6 @@ import io.agentrun.api.ApiSettings;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.RunStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,8 +22,8 @@ class LiveConfiguration {
     }
 
     @Bean
-    LiveEvents liveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, ApiSettings settings, RedisSettings redisSettings) {
+    LiveEvents liveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, ApiSettings settings) {
         return new LiveEvents(redis, codec, backlog, settings.gapCheckInterval(), settings.maxQueuedEvents(),
-                redisSettings.commandTimeout());
+                redis.commandTimeout());
     }
 }

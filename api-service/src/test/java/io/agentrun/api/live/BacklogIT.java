@@ -13,7 +13,6 @@ import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
 import java.time.Duration;
@@ -46,7 +45,7 @@ class BacklogIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1))).all().get();
         }
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         var kafka = new KafkaClients(new KafkaSettings(RealInfrastructure.kafkaBootstrapServers(), "c", EVENTS, 1, 1, (short) -1,
                 Duration.ofDays(1), false, "w", "r", Duration.ofMillis(1), Duration.ofSeconds(5)));
         var runs = new RunStore(redis, new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),

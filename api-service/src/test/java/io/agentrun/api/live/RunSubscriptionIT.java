@@ -7,7 +7,6 @@ import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.lettuce.core.XAddArgs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ class RunSubscriptionIT {
 
     @BeforeAll
     static void connect() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         var kafka = new io.agentrun.platform.kafka.KafkaClients(new io.agentrun.platform.kafka.KafkaSettings(
                 RealInfrastructure.kafkaBootstrapServers(), "c", "e", 1, 1, (short) -1, Duration.ofDays(1), false, "w", "r",
                 Duration.ofMillis(1), Duration.ofSeconds(5)));

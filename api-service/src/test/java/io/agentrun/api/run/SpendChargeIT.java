@@ -15,7 +15,6 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunStore;
@@ -51,9 +50,9 @@ class SpendChargeIT {
 
     @BeforeAll
     static void start(@TempDir Path dir) {
-        shared = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        shared = RedisConnections.connect(RealInfrastructure.redisUrl());
         lostServer = RedisServer.start(dir);
-        lost = new RedisConnections(new RedisSettings(lostServer.url(), false, Duration.ofMillis(500), Duration.ofSeconds(10)));
+        lost = RedisConnections.connect(lostServer.url(), Duration.ofMillis(500));
         lostServer.kill();
     }
 

@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param failoverReplay  in a Redis Cluster, how far back the relay re-applies the topic when the topology changes (a
  *                        failover may have dropped writes the old primary acknowledged but had not yet replicated); it
  *                        must exceed the replicas' lag plus the time to notice the failover ({@code cluster-node-timeout},
- *                        and up to {@code agentrun.redis.topology-refresh})
+ *                        and up to {@code spring.data.redis.lettuce.cluster.refresh.period})
  */
 @ConfigurationProperties("agentrun.relay")
 public record RelaySettings(

@@ -9,7 +9,6 @@ import io.agentrun.model.webhook.NewWebhookEndpoint;
 import io.agentrun.model.webhook.WebhookDelivery;
 import io.agentrun.model.webhook.WebhookEndpoint;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
 import java.time.Clock;
@@ -39,7 +38,7 @@ class WebhookStoreIT {
 
     @BeforeAll
     static void start() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         byte[] key = new byte[32];
         WebhookSettings settings = new WebhookSettings(Base64.getEncoder().encodeToString(key), List.of(), Duration.ofSeconds(10),
                 List.of(Duration.ofSeconds(5)), Duration.ofHours(24), 64, 4, Duration.ofSeconds(30), 1000, Duration.ofHours(24),

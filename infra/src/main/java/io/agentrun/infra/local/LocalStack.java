@@ -8,6 +8,7 @@ import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.ParentWatch;
 import io.agentrun.infra.process.Ports;
 import io.agentrun.infra.redis.RedisCluster;
+import io.agentrun.infra.redis.RedisEndpoints;
 import io.agentrun.infra.redis.RedisServer;
 import java.io.IOException;
 import java.net.URI;
@@ -127,8 +128,8 @@ public final class LocalStack {
         sessions = new DevSessionIssuer();
         Map<String, String> shared = new java.util.HashMap<>(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrap,
-                "REDIS_URL", redisUrl,
                 "MANAGEMENT_ENDPOINT_HEALTH_SHOW_DETAILS", "always"));
+        shared.putAll(RedisEndpoints.environment(redisUrl));
         // Uploaded files: on disk, served by the first api node, URLs signed with a key of this stack's own.
         shared.put("AGENTRUN_STORAGE_DIR", state.resolve("files").toString());
         shared.put("AGENTRUN_STORAGE_PUBLIC_URL", "http://localhost:" + options.apiPort());

@@ -140,7 +140,7 @@ public final class OpsCli {
     /** The run index is an accelerator: without Redis, replay seeks by time. */
     private @org.jspecify.annotations.Nullable RedisConnections redisOrNull(OpsSettings settings) {
         try {
-            return new RedisConnections(settings.redis());
+            return settings.openRedis();
         } catch (RuntimeException e) {
             err.println("agentrun: Redis unavailable (" + e.getMessage() + "); seeking by time");
             return null;
@@ -168,7 +168,7 @@ public final class OpsCli {
                     + " thread would hide those), or pass --force when no new runs can arrive meanwhile");
             return 1;
         }
-        try (RedisConnections redis = new RedisConnections(settings.redis());
+        try (RedisConnections redis = settings.openRedis();
                 var connection = redis.newConnection()) {
             StateRebuilder.Result result = new StateRebuilder(kafka, connection, new JsonCodec(), settings.state())
                     .rebuild(args.time("--from"), line -> err.println("  " + line));

@@ -1,10 +1,13 @@
 package io.agentrun.ops.cli;
 
 import io.agentrun.platform.kafka.KafkaSettings;
-import io.agentrun.platform.redis.RedisSettings;
+import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.StateSettings;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.MapPropertySource;
@@ -14,30 +17,61 @@ import org.springframework.core.env.StandardEnvironment;
  * The services' own settings, bound the way the services bind them, so the command line reads the same
  * topic and Redis as they do: {@code agentrun.*} properties from the environment
  * ({@code AGENTRUN_KAFKA_EVENTS_TOPIC}, …) or {@code -D}, plus the short variables the services accept
- * ({@code KAFKA_BOOTSTRAP_SERVERS}, {@code REDIS_URL}), and the command's own options over everything.
+ * ({@code KAFKA_BOOTSTRAP_SERVERS}, {@code REDIS_URL}, {@code SPRING_DATA_REDIS_CLUSTER_NODES}), and the command's own
+ * options over everything.
+ *
+ * @param redisUrl     one {@code redis://} URI, or several comma-separated ones for a Redis Cluster
+ *                     ({@link RedisConnections#connect(String)})
+ * @param redisCluster a Redis Cluster even when {@code redisUrl} names one node (the services' seed nodes were given)
  */
-record OpsSettings(KafkaSettings kafka, RedisSettings redis, StateSettings state) {
+record OpsSettings(KafkaSettings kafka, String redisUrl, boolean redisCluster, StateSettings state) {
+
+    static final String DEFAULT_REDIS_URL = "redis://localhost:6379";
 
     static OpsSettings from(CliArgs args) {
         StandardEnvironment environment = new StandardEnvironment();
         Map<String, Object> shortNames = new HashMap<>();
         putIfSet(shortNames, "agentrun.kafka.bootstrap-servers", System.getenv("KAFKA_BOOTSTRAP_SERVERS"));
-        putIfSet(shortNames, "agentrun.redis.url", System.getenv("REDIS_URL"));
         environment.getPropertySources().addLast(new MapPropertySource("short-names", shortNames));
         Map<String, Object> options = new HashMap<>();
         putIfSet(options, "agentrun.kafka.bootstrap-servers", args.value("--bootstrap-servers"));
         putIfSet(options, "agentrun.kafka.events-topic", args.value("--events-topic"));
         putIfSet(options, "agentrun.kafka.relay-group", args.value("--relay-group"));
-        putIfSet(options, "agentrun.redis.url", args.value("--redis-url"));
         environment.getPropertySources().addFirst(new MapPropertySource("options", options));
         Binder binder = new Binder(ConfigurationPropertySources.from(environment.getPropertySources()));
+        String option = args.value("--redis-url");
+        String clusterNodes = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
         return new OpsSettings(binder.bindOrCreate("agentrun.kafka", KafkaSettings.class),
-                binder.bindOrCreate("agentrun.redis", RedisSettings.class),
+                redisUrl(option, clusterNodes, System.getenv("REDIS_URL")), !isSet(option) && isSet(clusterNodes),
                 binder.bindOrCreate("agentrun.state", StateSettings.class));
     }
 
-    private static void putIfSet(Map<String, Object> target, String name, @org.jspecify.annotations.Nullable String value) {
-        if (value != null && !value.isBlank()) {
+    /** A client of the Redis these settings name; the caller closes it. */
+    RedisConnections openRedis() {
+        return redisCluster ? RedisConnections.connectCluster(redisUrl) : RedisConnections.connect(redisUrl);
+    }
+
+    /**
+     * The command's {@code --redis-url}, else a cluster's seed nodes as the services are given them
+     * ({@code host:port,…}), else {@code REDIS_URL}, else a local Redis.
+     */
+    static String redisUrl(@Nullable String option, @Nullable String clusterNodes, @Nullable String url) {
+        if (isSet(option)) {
+            return option;
+        }
+        if (isSet(clusterNodes)) {
+            return Arrays.stream(clusterNodes.split(",")).map(String::strip).filter(node -> !node.isEmpty())
+                    .map(node -> "redis://" + node).collect(Collectors.joining(","));
+        }
+        return isSet(url) ? url : DEFAULT_REDIS_URL;
+    }
+
+    private static boolean isSet(@Nullable String value) {
+        return value != null && !value.isBlank();
+    }
+
+    private static void putIfSet(Map<String, Object> target, String name, @Nullable String value) {
+        if (isSet(value)) {
             target.put(name, value);
         }
     }

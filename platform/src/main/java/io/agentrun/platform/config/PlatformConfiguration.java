@@ -8,8 +8,8 @@ import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.observe.DependencyCheck;
 import io.agentrun.platform.observe.DependencyHealth;
 import io.agentrun.platform.observe.TracingConfiguration;
+import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -30,8 +30,8 @@ import org.springframework.context.annotation.Import;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class})
-@EnableConfigurationProperties({KafkaSettings.class, RedisSettings.class, StateSettings.class,
+@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class})
+@EnableConfigurationProperties({KafkaSettings.class, StateSettings.class,
         WebhookSettings.class})
 public class PlatformConfiguration {
 
@@ -58,11 +58,6 @@ public class PlatformConfiguration {
     @Bean
     RunEventLog runEventLog(KafkaClients clients) {
         return new RunEventLog(clients);
-    }
-
-    @Bean(destroyMethod = "close")
-    RedisConnections redisConnections(RedisSettings settings) {
-        return new RedisConnections(settings);
     }
 
     /** Component {@code redis} of /actuator/health and of the readiness group; gauge agentrun.dependency.up{dependency=redis}. */

@@ -16,85 +16,134 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The Redis client of one service, for a single node or a Redis Cluster ({@link RedisSettings#isCluster()}): one
+ * The Redis client of one service, taken from Spring Data Redis's {@link LettuceConnectionFactory} (configured by
+ * Spring Boot from {@code spring.data.redis.*}: a single node, a sentinel-watched primary or a Redis Cluster): one
  * shared, auto-pipelining command connection (thread-safe, used by every request and run), dedicated connections and
  * pub/sub connections on demand. Lettuce reconnects and re-subscribes by itself.
+ *
+ * <p>The services use Lettuce's own connections rather than Spring Data's {@code RedisTemplate}: the relay applies a
+ * batch as pipelined Lua scripts whose replies it chains per thread, api nodes subscribe to shard channels
+ * ({@code SSUBSCRIBE}, which Spring Data Redis 4.1 does not offer), and every request's command shares one
+ * auto-pipelined connection (docs/performance.md).
  *
  * <p>Callers see the commands both modes share ({@link RedisClusterCommands}, {@link RedisClusterAsyncCommands}).
  * Everything that must stay atomic is one Lua script over keys of one hash tag ({@code {id}}), so it runs on the one
  * node that owns the slot; in cluster mode the client routes each command by its first key, follows MOVED and ASK
- * redirects, and re-reads the topology on a timer, on redirects and on lost connections.
+ * redirects, and re-reads the topology on a timer, on redirects and on lost connections
+ * ({@link #clusterOptions}).
  */
 public final class RedisConnections implements AutoCloseable {
 
+    /** What a command may take when nothing says otherwise (tools, tests); services set {@code spring.data.redis.timeout}. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** How often a cluster client re-reads the topology besides the re-reads events trigger, when nothing says otherwise. */
+    public static final Duration DEFAULT_TOPOLOGY_REFRESH = Duration.ofSeconds(10);
+
     private final AbstractRedisClient client;
-    private final Links links;
     private final DedicatedConnection shared;
     private final Duration commandTimeout;
-    private final boolean cluster;
+    /** The factory this made itself ({@link #connect}), stopped on {@link #close}; null when the context owns it. */
+    private final @Nullable LettuceConnectionFactory owned;
 
-    /** How one mode opens its connections. */
-    private interface Links {
-        DedicatedConnection connect();
-
-        StatefulRedisPubSubConnection<String, String> connectPubSub();
+    /** Over the client of the application context's factory, which starts and stops it. */
+    public RedisConnections(LettuceConnectionFactory factory) {
+        this(factory, null);
     }
 
-    public RedisConnections(RedisSettings settings) {
-        this.commandTimeout = settings.commandTimeout();
-        this.cluster = settings.isCluster();
-        List<RedisURI> uris = settings.nodes().stream().map(RedisURI::create).toList();
-        uris.forEach(uri -> uri.setTimeout(settings.commandTimeout()));
-        if (cluster) {
-            RedisClusterClient clusterClient = RedisClusterClient.create(uris);
-            clusterClient.setOptions(ClusterClientOptions.builder()
-                    .autoReconnect(true)
-                    .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enablePeriodicRefresh(settings.topologyRefresh())
-                            .enableAllAdaptiveRefreshTriggers()
-                            .build())
-                    .build());
-            this.client = clusterClient;
-            this.links = new Links() {
-                @Override
-                public DedicatedConnection connect() {
-                    StatefulRedisClusterConnection<String, String> connection = clusterClient.connect();
-                    return new DedicatedConnection(connection, connection.sync(), connection.async());
-                }
+    private RedisConnections(LettuceConnectionFactory factory, @Nullable LettuceConnectionFactory owned) {
+        this.client = factory.getRequiredNativeClient();
+        this.commandTimeout = factory.getClientConfiguration().getCommandTimeout();
+        this.owned = owned;
+        this.shared = connect();
+    }
 
-                @Override
-                public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-                    return clusterClient.connectPubSub();
-                }
-            };
-        } else {
-            if (uris.size() != 1) {
-                throw new IllegalArgumentException("agentrun.redis.url names no Redis node");
-            }
-            RedisClient single = RedisClient.create(uris.get(0));
-            single.setOptions(ClientOptions.builder()
-                    .autoReconnect(true)
-                    .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
-                    .build());
-            this.client = single;
-            this.links = new Links() {
-                @Override
-                public DedicatedConnection connect() {
-                    StatefulRedisConnection<String, String> connection = single.connect();
-                    return new DedicatedConnection(connection, connection.sync(), connection.async());
-                }
+    /**
+     * For tools and tests outside an application context: {@code url} is one {@code redis://} URI, or several
+     * comma-separated ones for a Redis Cluster (seeds: the rest is discovered). The client is closed with this.
+     */
+    public static RedisConnections connect(String url) {
+        return connect(url, DEFAULT_COMMAND_TIMEOUT);
+    }
 
-                @Override
-                public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-                    return single.connectPubSub();
-                }
-            };
+    /** As {@link #connect(String)}, with commands that fail after {@code commandTimeout}. */
+    public static RedisConnections connect(String url, Duration commandTimeout) {
+        return connect(nodes(url), nodes(url).size() > 1, commandTimeout);
+    }
+
+    /** A Redis Cluster found from {@code url}'s node URIs, even when it names one (a cluster's configuration endpoint). */
+    public static RedisConnections connectCluster(String url) {
+        return connect(nodes(url), true, DEFAULT_COMMAND_TIMEOUT);
+    }
+
+    private static List<String> nodes(String url) {
+        List<String> nodes = Arrays.stream(url.split(",")).map(String::strip).filter(uri -> !uri.isEmpty()).toList();
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("no Redis URI in the URL given");
         }
-        this.shared = links.connect();
+        return nodes;
+    }
+
+    private static RedisConnections connect(List<String> nodes, boolean cluster, Duration commandTimeout) {
+        RedisURI first = RedisURI.create(nodes.getFirst());
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+                .commandTimeout(commandTimeout)
+                .clientOptions(cluster ? clusterOptions(ClusterClientOptions.builder(), DEFAULT_TOPOLOGY_REFRESH, true).build()
+                        : ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled()).build());
+        if (first.isSsl()) {
+            client.useSsl();
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                cluster ? clusterConfiguration(nodes, first) : LettuceConnectionFactory.createRedisConfiguration(first), client.build());
+        factory.afterPropertiesSet();
+        return new RedisConnections(factory, factory);
+    }
+
+    /** The seeds' hosts and ports, with the first URI's credentials (as Spring Boot takes them from its one URL). */
+    private static RedisClusterConfiguration clusterConfiguration(List<String> nodes, RedisURI first) {
+        RedisClusterConfiguration configuration = new RedisClusterConfiguration(nodes.stream().map(RedisConnections::hostAndPort).toList());
+        if (LettuceConnectionFactory.createRedisConfiguration(first) instanceof RedisConfiguration.WithAuthentication credentials) {
+            configuration.setUsername(credentials.getUsername());
+            configuration.setPassword(credentials.getPassword());
+        }
+        return configuration;
+    }
+
+    /**
+     * A cluster client's options: besides the periodic re-read, the topology is re-read at once on every adaptive
+     * trigger (MOVED and ASK redirects, lost connections, unknown nodes), so a failover or a reshard is seen within
+     * moments, and {@link #onTopologyChange} listeners hear of it (the relays replay what a failover may have dropped).
+     */
+    public static ClusterClientOptions.Builder clusterOptions(ClusterClientOptions.Builder options, Duration refresh,
+            boolean dynamicRefreshSources) {
+        return options.autoReconnect(true).timeoutOptions(TimeoutOptions.enabled())
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .dynamicRefreshSources(dynamicRefreshSources)
+                        .enablePeriodicRefresh(refresh)
+                        .enableAllAdaptiveRefreshTriggers()
+                        .build());
+    }
+
+    private static String hostAndPort(String uri) {
+        RedisURI parsed = RedisURI.create(uri);
+        return parsed.getHost() + ":" + parsed.getPort();
+    }
+
+    private DedicatedConnection connect() {
+        if (client instanceof RedisClusterClient cluster) {
+            StatefulRedisClusterConnection<String, String> connection = cluster.connect();
+            return new DedicatedConnection(connection, connection.sync(), connection.async());
+        }
+        StatefulRedisConnection<String, String> connection = ((RedisClient) client).connect();
+        return new DedicatedConnection(connection, connection.sync(), connection.async());
     }
 
     /** A connection with its command views; closing it closes the connection. */
@@ -111,14 +160,14 @@ public final class RedisConnections implements AutoCloseable {
      * added or lost). Never on a single node.
      */
     public void onTopologyChange(Runnable action) {
-        if (cluster) {
+        if (cluster()) {
             client.getResources().eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance).subscribe(event -> action.run());
         }
     }
 
     /** Whether this client speaks to a Redis Cluster. */
     public boolean cluster() {
-        return cluster;
+        return client instanceof RedisClusterClient;
     }
 
     /** How long one command may take before it fails (the sync API's timeout too). */
@@ -158,7 +207,7 @@ public final class RedisConnections implements AutoCloseable {
      * commands run in the order they were sent; in a cluster only those of one slot do.
      */
     public DedicatedConnection newConnection() {
-        return links.connect();
+        return connect();
     }
 
     /**
@@ -166,12 +215,15 @@ public final class RedisConnections implements AutoCloseable {
      * cluster-wide from one node, and sharded ones ({@code SSUBSCRIBE}) on the node that owns the channel's slot.
      */
     public StatefulRedisPubSubConnection<String, String> newPubSub() {
-        return links.connectPubSub();
+        return client instanceof RedisClusterClient cluster ? cluster.connectPubSub() : ((RedisClient) client).connectPubSub();
     }
 
+    /** Closes the shared connection; and the client too when this made it ({@link #connect}), else its factory does. */
     @Override
     public void close() {
         shared.close();
-        client.shutdown();
+        if (owned != null) {
+            owned.destroy();
+        }
     }
 }

@@ -7,7 +7,6 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import io.agentrun.platform.store.RunOwnership.Claim;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +35,7 @@ class ClaimDecisionsIT {
 
     @BeforeAll
     static void start() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         ownership = new RunOwnership(redis, STATE, CLOCK, "claim-decisions-test");
         runs = new RunStore(redis, STATE);
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +30,7 @@ class LeaseRenewalIT {
 
     @BeforeAll
     static void start() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         ownership = new RunOwnership(redis, new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
                 Duration.ofHours(1), 100, Duration.ofSeconds(30)), Clock.systemUTC(), "lease-renewal-test");
     }

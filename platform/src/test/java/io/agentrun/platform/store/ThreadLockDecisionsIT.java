@@ -6,7 +6,6 @@ import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +24,7 @@ class ThreadLockDecisionsIT {
 
     @BeforeAll
     static void start() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         threads = new ThreadStore(redis, new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
                 Duration.ofHours(1), 100, Duration.ofSeconds(30)), new JsonCodec());
     }

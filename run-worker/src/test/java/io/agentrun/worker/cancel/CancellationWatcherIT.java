@@ -7,7 +7,6 @@ import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.platform.redis.RedisSettings;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,7 +25,7 @@ class CancellationWatcherIT {
 
     @BeforeAll
     static void start() {
-        redis = new RedisConnections(RedisSettings.of(RealInfrastructure.redisUrl()));
+        redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         timers = Executors.newSingleThreadScheduledExecutor();
     }
 
