@@ -25,17 +25,14 @@ final class AllowedOrigins {
     private final Clock clock;
     private final Duration ttl;
     private volatile Snapshot snapshot = new Snapshot(List.of(), Instant.MIN);
-    private @Nullable KeyChanges changes;
+    private final KeyChanges changes;
 
-    AllowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, Duration ttl) {
+    AllowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, Duration ttl, KeyChanges changes) {
         this.redis = redis;
         this.codec = codec;
         this.clock = clock;
         this.ttl = ttl;
-    }
-
-    void announceThrough(KeyChanges keyChanges) {
-        this.changes = keyChanges;
+        this.changes = changes;
     }
 
     /**
@@ -107,9 +104,7 @@ final class AllowedOrigins {
 
     private void announce() {
         invalidate();
-        if (changes != null) {
-            changes.announce(CHANGED);
-        }
+        changes.announce(CHANGED);
     }
 
     record Entry(List<String> origins, @Nullable Instant expiresAt) {

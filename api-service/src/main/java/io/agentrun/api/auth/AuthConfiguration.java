@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -18,18 +19,22 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class AuthConfiguration {
 
     @Bean
-    AllowedOrigins allowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, AuthSettings settings) {
-        return new AllowedOrigins(redis, codec, clock, settings.keyCacheTtl());
+    KeyChanges keyChanges(RedisConnections redis) {
+        return new KeyChanges(redis);
     }
 
     @Bean
-    KeyStore keyStore(RedisConnections redis, JsonCodec codec, AuthSettings settings, AllowedOrigins origins, Clock clock) {
-        return new KeyStore(redis, codec, settings, origins, clock);
+    AllowedOrigins allowedOrigins(RedisConnections redis, JsonCodec codec, Clock clock, AuthSettings settings, KeyChanges changes) {
+        return new AllowedOrigins(redis, codec, clock, settings.keyCacheTtl(), changes);
     }
 
-    @Bean(destroyMethod = "close")
-    KeyChanges keyChanges(RedisConnections redis, KeyStore keys, AllowedOrigins origins) {
-        return new KeyChanges(redis, keys, origins);
+    /** Also hears every node's key changes on the listener container, so its cache forgets a revoked key at once. */
+    @Bean
+    KeyStore keyStore(RedisConnections redis, JsonCodec codec, AuthSettings settings, AllowedOrigins origins, Clock clock,
+            KeyChanges changes, RedisMessageListenerContainer listeners) {
+        KeyStore keys = new KeyStore(redis, codec, settings, origins, clock, changes);
+        listeners.addMessageListener(KeyChanges.listener(keys, origins), KeyChanges.CHANNEL);
+        return keys;
     }
 
     @Bean

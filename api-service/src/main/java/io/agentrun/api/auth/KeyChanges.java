@@ -2,39 +2,29 @@ package io.agentrun.api.auth;
 
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.listener.ChannelTopic;
 
 /**
  * Pushes key changes to every api node: a revoke or rotate on one node publishes the key's hash on
  * {@code ar:keys:changed}, and each node drops it from its caches at once — so revocation takes effect
- * everywhere in milliseconds instead of after the cache TTL. The message is a hash, never a key.
+ * everywhere in milliseconds instead of after the cache TTL. The message is a hash, never a key. Each node hears
+ * the channel through the listener container ({@link AuthConfiguration}).
  */
-final class KeyChanges implements AutoCloseable {
+final class KeyChanges {
 
+    static final ChannelTopic CHANNEL = new ChannelTopic(RedisKeys.keysChanged());
     private static final Logger log = LoggerFactory.getLogger(KeyChanges.class);
 
     private final RedisConnections redis;
-    private final StatefulRedisPubSubConnection<String, String> subscription;
 
-    KeyChanges(RedisConnections redis, KeyStore keys, AllowedOrigins origins) {
+    KeyChanges(RedisConnections redis) {
         this.redis = redis;
-        this.subscription = redis.newPubSub();
-        subscription.addListener(new RedisPubSubAdapter<>() {
-            @Override
-            public void message(String channel, String changed) {
-                if (AllowedOrigins.CHANGED.equals(changed)) {
-                    origins.invalidate();
-                } else {
-                    keys.forget(changed);
-                }
-            }
-        });
-        subscription.sync().subscribe(RedisKeys.keysChanged());
-        keys.announceThrough(this);
-        origins.announceThrough(this);
     }
 
     /** Tells every node (this one included) that the key with this hash, or the origin list, changed. */
@@ -47,8 +37,15 @@ final class KeyChanges implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        subscription.close();
+    /** What hears the channel: a node (this one too) changed a key, or the origin list; the caches forget it. */
+    static MessageListener listener(KeyStore keys, AllowedOrigins origins) {
+        return (Message message, byte @Nullable [] pattern) -> {
+            String changed = new String(message.getBody(), StandardCharsets.UTF_8);
+            if (AllowedOrigins.CHANGED.equals(changed)) {
+                origins.invalidate();
+            } else {
+                keys.forget(changed);
+            }
+        };
     }
 }

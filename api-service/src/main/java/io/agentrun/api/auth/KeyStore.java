@@ -46,19 +46,16 @@ public final class KeyStore {
     private final Clock clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final Map<String, Instant> touched = new ConcurrentHashMap<>();
-    private @Nullable KeyChanges changes;
+    private final KeyChanges changes;
 
-    public KeyStore(RedisConnections redis, JsonCodec codec, AuthSettings settings, AllowedOrigins origins, Clock clock) {
+    public KeyStore(RedisConnections redis, JsonCodec codec, AuthSettings settings, AllowedOrigins origins, Clock clock,
+            KeyChanges changes) {
         this.redis = redis;
         this.codec = codec;
         this.settings = settings;
         this.origins = origins;
         this.clock = clock;
-    }
-
-    /** Where revocations are announced; set once the subscription exists. */
-    void announceThrough(KeyChanges keyChanges) {
-        this.changes = keyChanges;
+        this.changes = changes;
     }
 
     public IssuedKey create(String projectId, NewKey request) {
@@ -203,9 +200,7 @@ public final class KeyStore {
 
     private void announce(String hex) {
         forget(hex);
-        if (changes != null) {
-            changes.announce(hex);
-        }
+        changes.announce(hex);
     }
 
     private record Cached(StoredKey key, Instant until) {

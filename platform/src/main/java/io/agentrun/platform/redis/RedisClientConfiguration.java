@@ -6,7 +6,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The services' Redis client: Spring Boot builds the {@link LettuceConnectionFactory} from {@code spring.data.redis.*}
@@ -20,6 +22,29 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 @Configuration(proxyBeanMethods = false)
 public class RedisClientConfiguration {
+
+    /**
+     * Phase of {@link #redisMessageListeners}: it starts before, and stops after, the parts that drain work (phases up
+     * to {@code Integer.MAX_VALUE}), so a cancel still reaches a run that is draining; and stops before the factory.
+     */
+    public static final int LISTENER_PHASE = Integer.MAX_VALUE - 1000;
+
+    /**
+     * Spring Data Redis's listener container for the classic channels every node must hear (cancels, key changes):
+     * it subscribes when a listener is added, waits for Redis to confirm, and subscribes again after a lost
+     * connection. Listeners run on virtual threads. Live events are not here: they are sharded channels
+     * ({@code SSUBSCRIBE}), which Spring Data Redis 4.1 does not offer (api {@code live/LiveEvents}).
+     */
+    @Bean
+    RedisMessageListenerContainer redisMessageListeners(LettuceConnectionFactory factory) {
+        SimpleAsyncTaskExecutor listeners = new SimpleAsyncTaskExecutor("redis-message-");
+        listeners.setVirtualThreads(true);
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(factory);
+        container.setTaskExecutor(listeners);
+        container.setPhase(LISTENER_PHASE);
+        return container;
+    }
 
     @Bean(destroyMethod = "close")
     RedisConnections redisConnections(LettuceConnectionFactory factory) {

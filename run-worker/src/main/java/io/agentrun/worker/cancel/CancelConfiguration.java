@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 @Configuration(proxyBeanMethods = false)
 class CancelConfiguration {
@@ -20,7 +21,8 @@ class CancelConfiguration {
     }
 
     @Bean
-    CancellationWatcher cancellationWatcher(RedisConnections redis, @Qualifier(RECHECKS) ScheduledExecutorService rechecks) {
-        return new CancellationWatcher(redis, rechecks, Duration.ofSeconds(1));
+    CancellationWatcher cancellationWatcher(RedisConnections redis, RedisMessageListenerContainer listeners,
+            @Qualifier(RECHECKS) ScheduledExecutorService rechecks) {
+        return new CancellationWatcher(redis, listeners, rechecks, Duration.ofSeconds(1));
     }
 }

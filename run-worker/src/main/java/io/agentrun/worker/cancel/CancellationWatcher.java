@@ -1,46 +1,48 @@
 package io.agentrun.worker.cancel;
 
 import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.springframework.beans.factory.DisposableBean;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.listener.PatternTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Delivers cancel requests to the runs of this worker. Every worker listens on {@code ar:cancel:*}
  * (a cancel names a run, not a worker); the one holding the run acts on it. A request that arrives
  * before the run starts is caught by the flag key checked at {@link #track}, one lost on the channel by
  * the periodic re-check of the flags.
+ *
+ * <p>A lifecycle: it listens and re-checks from {@link #start} to {@link #stop} (before the dispatcher starts taking
+ * runs, after it drained them), nothing in its constructor.
  */
-public final class CancellationWatcher implements DisposableBean {
+public final class CancellationWatcher implements MessageListener, SmartLifecycle {
+
+    private static final PatternTopic CANCELS = new PatternTopic(RedisKeys.cancelPattern());
 
     private final RedisConnections redis;
-    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final RedisMessageListenerContainer listeners;
+    private final ScheduledExecutorService timers;
+    private final Duration recheckInterval;
     private final Map<String, CancelToken> running = new ConcurrentHashMap<>();
-    private final ScheduledFuture<?> recheck;
+    private volatile @Nullable ScheduledFuture<?> recheck;
 
-    public CancellationWatcher(RedisConnections redis, ScheduledExecutorService timers, Duration recheckInterval) {
+    public CancellationWatcher(RedisConnections redis, RedisMessageListenerContainer listeners, ScheduledExecutorService timers,
+            Duration recheckInterval) {
         this.redis = redis;
-        this.pubSub = redis.newPubSub();
-        pubSub.addListener(new RedisPubSubAdapter<>() {
-            @Override
-            public void message(String pattern, String channel, String message) {
-                CancelToken token = running.get(RedisKeys.runIdOfCancelChannel(channel));
-                if (token != null) {
-                    token.cancel(CancelToken.Reason.REQUESTED);
-                }
-            }
-        });
-        pubSub.sync().psubscribe(RedisKeys.cancelPattern());
-        // Last, once every field is set: the timer's thread may run the first re-check at any moment from here.
-        this.recheck = timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        this.listeners = listeners;
+        this.timers = timers;
+        this.recheckInterval = recheckInterval;
     }
 
     /** Tracks a starting run; its token is cancelled at once when a cancel request came first. */
@@ -53,6 +55,15 @@ public final class CancellationWatcher implements DisposableBean {
 
     public void forget(String runId) {
         running.remove(runId);
+    }
+
+    /** A cancel on the channel: {@code ar:cancel:{runId}}. */
+    @Override
+    public void onMessage(Message message, byte @Nullable [] pattern) {
+        CancelToken token = running.get(RedisKeys.runIdOfCancelChannel(new String(message.getChannel(), StandardCharsets.UTF_8)));
+        if (token != null) {
+            token.cancel(CancelToken.Reason.REQUESTED);
+        }
     }
 
     /**
@@ -75,9 +86,32 @@ public final class CancellationWatcher implements DisposableBean {
         }
     }
 
+    /** Subscribes (returning once Redis confirmed) and starts the re-check. */
     @Override
-    public void destroy() {
-        recheck.cancel(false);
-        pubSub.close();
+    public void start() {
+        listeners.addMessageListener(this, CANCELS);
+        recheck = timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> scheduled = recheck;
+        if (scheduled != null) {
+            scheduled.cancel(false);
+            recheck = null;
+        }
+        listeners.removeMessageListener(this, CANCELS);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return recheck != null;
+    }
+
+    /** After the listener container started, before the dispatcher takes runs; stopped after it drained them. */
+    @Override
+    public int getPhase() {
+        return RedisClientConfiguration.LISTENER_PHASE + 1;
     }
 }

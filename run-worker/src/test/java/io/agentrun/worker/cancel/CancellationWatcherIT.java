@@ -14,30 +14,48 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
-/** How a worker hears of cancels: the channel, the flag a cancel leaves, and nothing once the watcher is gone. */
+/** How a worker hears of cancels: the channel, the flag a cancel leaves, and nothing once the watcher stopped. */
 @ExtendWith(RealInfrastructure.class)
 class CancellationWatcherIT {
 
     private static final Duration RECHECK = Duration.ofMillis(50);
     private static RedisConnections redis;
+    private static LettuceConnectionFactory factory;
+    private static RedisMessageListenerContainer listeners;
     private static ScheduledExecutorService timers;
 
     @BeforeAll
     static void start() {
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
+        factory = new LettuceConnectionFactory(LettuceConnectionFactory.createRedisConfiguration(RealInfrastructure.redisUrl()));
+        factory.afterPropertiesSet();
+        listeners = new RedisMessageListenerContainer();
+        listeners.setConnectionFactory(factory);
+        listeners.afterPropertiesSet();
+        listeners.start();
         timers = Executors.newSingleThreadScheduledExecutor();
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
         timers.shutdownNow();
+        listeners.destroy();
+        factory.destroy();
         redis.close();
+    }
+
+    private static CancellationWatcher started(Duration recheck) {
+        CancellationWatcher watcher = new CancellationWatcher(redis, listeners, timers, recheck);
+        watcher.start();
+        return watcher;
     }
 
     @Test
     void aCancelPublishedOnTheChannelCancelsTheRunningRun() {
-        CancellationWatcher watcher = new CancellationWatcher(redis, timers, Duration.ofHours(1)); // no re-check: the channel alone
+        CancellationWatcher watcher = started(Duration.ofHours(1)); // no re-check: the channel alone
         try {
             String runId = Ids.newRunId();
             CancelToken token = new CancelToken();
@@ -47,13 +65,13 @@ class CancellationWatcherIT {
 
             await().atMost(Duration.ofSeconds(5)).until(token::isCancelled);
         } finally {
-            watcher.destroy();
+            watcher.stop();
         }
     }
 
     @Test
     void aCancelWhoseMessageWasLostIsFoundByTheRecheckOfItsFlag() {
-        CancellationWatcher watcher = new CancellationWatcher(redis, timers, RECHECK);
+        CancellationWatcher watcher = started(RECHECK);
         try {
             String runId = Ids.newRunId();
             CancelToken token = new CancelToken();
@@ -63,23 +81,25 @@ class CancellationWatcherIT {
 
             await().atMost(Duration.ofSeconds(5)).until(token::isCancelled);
         } finally {
-            watcher.destroy();
+            watcher.stop();
         }
     }
 
-    /** The re-check was scheduled for good: after destroy() it went on reading Redis for the runs it still held. */
+    /** The re-check was scheduled for good: once stopped it went on reading Redis for the runs it still held. */
     @Test
-    void aDestroyedWatcherChecksNothingMore() {
-        CancellationWatcher watcher = new CancellationWatcher(redis, timers, RECHECK);
+    void aStoppedWatcherHearsAndChecksNothingMore() {
+        CancellationWatcher watcher = started(RECHECK);
         String runId = Ids.newRunId();
         CancelToken token = new CancelToken();
         watcher.track(runId, token);
 
-        watcher.destroy();
+        watcher.stop();
         redis.sync().set(RedisKeys.cancel(runId), "1");
+        redis.sync().publish(RedisKeys.cancel(runId), "cancel");
 
         // Twenty re-check intervals with the flag set: a live re-check would have cancelled the token in the first.
         await().during(RECHECK.multipliedBy(20)).atMost(RECHECK.multipliedBy(40)).until(() -> !token.isCancelled());
         assertThat(token.isCancelled()).isFalse();
+        assertThat(watcher.isRunning()).isFalse();
     }
 }
