@@ -3,15 +3,13 @@ package io.agentrun.worker.cancel;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.worker.PeriodicTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.listener.PatternTopic;
@@ -26,23 +24,19 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * <p>A lifecycle: it listens and re-checks from {@link #start} to {@link #stop} (before the dispatcher starts taking
  * runs, after it drained them), nothing in its constructor.
  */
-public final class CancellationWatcher implements MessageListener, SmartLifecycle {
+public final class CancellationWatcher extends PeriodicTask implements MessageListener {
 
     private static final PatternTopic CANCELS = new PatternTopic(RedisKeys.cancelPattern());
 
     private final RedisConnections redis;
     private final RedisMessageListenerContainer listeners;
-    private final ScheduledExecutorService timers;
-    private final Duration recheckInterval;
     private final Map<String, CancelToken> running = new ConcurrentHashMap<>();
-    private volatile @Nullable ScheduledFuture<?> recheck;
 
     public CancellationWatcher(RedisConnections redis, RedisMessageListenerContainer listeners, ScheduledExecutorService timers,
             Duration recheckInterval) {
+        super(timers, recheckInterval);
         this.redis = redis;
         this.listeners = listeners;
-        this.timers = timers;
-        this.recheckInterval = recheckInterval;
     }
 
     /** Tracks a starting run; its token is cancelled at once when a cancel request came first. */
@@ -78,35 +72,27 @@ public final class CancellationWatcher implements MessageListener, SmartLifecycl
         }));
     }
 
-    private void recheckFlagsQuietly() {
+    /** One re-check round; Redis unreachable for a moment is no reason to stop: the next round tries again. */
+    @Override
+    protected void runOnce() {
         try {
             recheckFlags();
         } catch (RuntimeException e) {
-            // Redis unreachable for a moment: the next round tries again
+            // the next round tries again
         }
     }
 
-    /** Subscribes (returning once Redis confirmed) and starts the re-check. */
+    /** Subscribes (returning once Redis confirmed), then starts the re-check. */
     @Override
     public void start() {
         listeners.addMessageListener(this, CANCELS);
-        recheck = timers.scheduleWithFixedDelay(this::recheckFlagsQuietly, recheckInterval.toMillis(), recheckInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        super.start();
     }
 
     @Override
     public void stop() {
-        ScheduledFuture<?> scheduled = recheck;
-        if (scheduled != null) {
-            scheduled.cancel(false);
-            recheck = null;
-        }
+        super.stop();
         listeners.removeMessageListener(this, CANCELS);
-    }
-
-    @Override
-    public boolean isRunning() {
-        return recheck != null;
     }
 
     /** After the listener container started, before the dispatcher takes runs; stopped after it drained them. */

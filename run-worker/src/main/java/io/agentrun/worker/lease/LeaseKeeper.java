@@ -1,5 +1,6 @@
 package io.agentrun.worker.lease;
 
+import io.agentrun.worker.PeriodicTask;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.WorkerSettings;
@@ -36,7 +37,7 @@ public final class LeaseKeeper extends PeriodicTask {
     }
 
     @Override
-    void runOnce() {
+    protected void runOnce() {
         try {
             List<RunOwnership.Lease> gone = ownership.renew(slots.leases(), settings.id(), settings.leaseDuration(),
                     settings.leaseRenewInterval());

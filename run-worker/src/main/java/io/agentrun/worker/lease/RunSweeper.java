@@ -1,5 +1,6 @@
 package io.agentrun.worker.lease;
 
+import io.agentrun.worker.PeriodicTask;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.model.command.RunInput;
@@ -66,7 +67,7 @@ public final class RunSweeper extends PeriodicTask {
     }
 
     @Override
-    void runOnce() {
+    protected void runOnce() {
         try {
             List<String> due = ownership.due(BATCH);
             for (String runId : due) {

@@ -1,4 +1,4 @@
-package io.agentrun.worker.lease;
+package io.agentrun.worker;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -8,22 +8,22 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Work a worker does every so often while it runs (lease renewal, sweeps): started and stopped with the
- * application, the first round after a random part of the interval so workers started together do not act in step.
+ * Work a worker does every so often while it runs (lease renewal, sweeps, cancel re-checks): started and stopped with
+ * the application, the first round after a random part of the interval so workers started together do not act in step.
  */
-abstract class PeriodicTask implements SmartLifecycle {
+public abstract class PeriodicTask implements SmartLifecycle {
 
     private final ScheduledExecutorService timer;
     private final Duration every;
     private volatile ScheduledFuture<?> task;
 
-    PeriodicTask(ScheduledExecutorService timer, Duration every) {
+    protected PeriodicTask(ScheduledExecutorService timer, Duration every) {
         this.timer = timer;
         this.every = every;
     }
 
     /** One round; must not throw (a thrown exception would end the schedule). */
-    abstract void runOnce();
+    protected abstract void runOnce();
 
     @Override
     public void start() {
