@@ -11,7 +11,9 @@ import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.state.apply.EventApplier;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
-import io.micrometer.core.instrument.FunctionCounter;
+import io.agentrun.platform.observe.TotalCounters;
+import io.agentrun.platform.observe.TotalCounters.Total;
+import java.util.List;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -56,12 +58,11 @@ class RelayConfiguration {
     /** The applier's counters; a {@code MeterBinder}, so Spring Boot binds them to the registry. */
     @Bean
     MeterBinder applierMeters(EventApplier applier) {
-        return registry -> {
-            FunctionCounter.builder("agentrun.relay.events.fenced", applier, EventApplier::fencedCount)
-                    .description("Events of an epoch their run had left (a worker that lost its lease): not applied").register(registry);
-            FunctionCounter.builder("agentrun.relay.events.after.gap", applier, EventApplier::afterGapCount)
-                    .description("Events after a hole in their attempt (an earlier event's send failed): not applied; the run goes on "
-                            + "as another attempt").register(registry);
-        };
+        return new TotalCounters<>(applier, List.of(
+                new Total<>("agentrun.relay.events.fenced", EventApplier::fencedCount,
+                        "Events of an epoch their run had left (a worker that lost its lease): not applied"),
+                new Total<>("agentrun.relay.events.after.gap", EventApplier::afterGapCount,
+                        "Events after a hole in their attempt (an earlier event's send failed): not applied; the run goes on "
+                                + "as another attempt")));
     }
 }

@@ -11,7 +11,9 @@ import io.agentrun.platform.webhook.WebhookSender;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
 import io.agentrun.relay.consume.RelaySettings;
-import io.micrometer.core.instrument.FunctionCounter;
+import io.agentrun.platform.observe.TotalCounters;
+import io.agentrun.platform.observe.TotalCounters.Total;
+import java.util.List;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.util.Map;
@@ -69,13 +71,10 @@ class WebhookConfiguration {
 
     @Bean
     MeterBinder webhookMeters(WebhookDispatcher dispatcher) {
-        return registry -> {
-            FunctionCounter.builder("agentrun.webhooks.delivered", dispatcher, WebhookDispatcher::deliveredCount)
-                    .description("Webhook deliveries a receiver accepted (2xx)").register(registry);
-            FunctionCounter.builder("agentrun.webhooks.attempts.failed", dispatcher, WebhookDispatcher::failedAttemptCount)
-                    .description("Webhook attempts that failed (no answer, or not 2xx)").register(registry);
-            FunctionCounter.builder("agentrun.webhooks.dead", dispatcher, WebhookDispatcher::deadCount)
-                    .description("Webhook deliveries dead-lettered after their retries").register(registry);
-        };
+        return new TotalCounters<>(dispatcher, List.of(
+                new Total<>("agentrun.webhooks.delivered", WebhookDispatcher::deliveredCount, "Webhook deliveries a receiver accepted (2xx)"),
+                new Total<>("agentrun.webhooks.attempts.failed", WebhookDispatcher::failedAttemptCount,
+                        "Webhook attempts that failed (no answer, or not 2xx)"),
+                new Total<>("agentrun.webhooks.dead", WebhookDispatcher::deadCount, "Webhook deliveries dead-lettered after their retries")));
     }
 }
