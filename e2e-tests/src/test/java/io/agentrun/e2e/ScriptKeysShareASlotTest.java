@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class ScriptKeysShareASlotTest {
 
-    private static final List<String> MODULES = List.of("api-service", "run-worker", "event-relay", "event-state", "platform", "ops");
+    private static final List<String> MODULES = List.of("api-service", "run-worker", "event-relay", "event-state", "event-replay", "platform", "ops");
     private static final Pattern KEY_ARRAY = Pattern.compile("(?:new String\\[\\]\\s*|String\\[\\]\\s+\\w+\\s*=\\s*)\\{([^{}]*)\\}");
     private static final Pattern KEY_CALL = Pattern.compile("RedisKeys\\.(\\w+)\\((.*)\\)", Pattern.DOTALL);
     private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);

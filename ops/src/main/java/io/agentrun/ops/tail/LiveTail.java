@@ -3,7 +3,7 @@ package io.agentrun.ops.tail;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.replay.ReplayedEvent;
+import io.agentrun.replay.ReplayedEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.config.RedisListenerConfigUtils;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
@@ -33,9 +34,10 @@ public class RedisClientConfiguration {
      * Spring Data Redis's listener container for the classic channels every node must hear (cancels, key changes):
      * it subscribes when a listener is added, waits for Redis to confirm, and subscribes again after a lost
      * connection. Listeners run on virtual threads. Live events are not here: they are sharded channels
-     * ({@code SSUBSCRIBE}), which Spring Data Redis 4.1 does not offer (api {@code live/LiveEvents}).
+     * ({@code SSUBSCRIBE}), which Spring Data Redis 4.1 does not offer (api {@code live/LiveEvents}). Named as Spring
+     * Boot names its own, which then backs off (it would be a second container, with the default phase).
      */
-    @Bean
+    @Bean(RedisListenerConfigUtils.REDIS_MESSAGE_LISTENER_BEAN_NAME)
     RedisMessageListenerContainer redisMessageListeners(LettuceConnectionFactory factory) {
         SimpleAsyncTaskExecutor listeners = new SimpleAsyncTaskExecutor("redis-message-");
         listeners.setVirtualThreads(true);

@@ -1,4 +1,4 @@
-package io.agentrun.platform.replay;
+package io.agentrun.replay;
 
 import java.time.Instant;
 import java.util.Objects;

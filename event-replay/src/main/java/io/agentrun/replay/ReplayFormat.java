@@ -1,4 +1,4 @@
-package io.agentrun.platform.replay;
+package io.agentrun.replay;
 
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
