@@ -55,7 +55,7 @@ public final class RedisConnections implements AutoCloseable {
     private final @Nullable LettuceConnectionFactory owned;
 
     /** Over the client of the application context's factory, which starts and stops it. */
-    public RedisConnections(LettuceConnectionFactory factory) {
+    RedisConnections(LettuceConnectionFactory factory) {
         this(factory, null);
     }
 
