@@ -44,6 +44,9 @@ class DeploymentFilesTest {
     private static final Map<String, Integer> PORTS = Map.of("api-service", 8080, "run-worker", 8081, "event-relay", 8082);
     /** Read by something other than Spring properties: the providers' keys (agents.yml's api_key_env), the JVM. */
     private static final Set<String> EXTERNAL = Set.of("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "JAVA_TOOL_OPTIONS");
+    /** Spring Boot's Redis properties the deployment files may set (the services' Redis client is Boot's). */
+    private static final Set<String> SPRING_REDIS = Set.of("SPRING_DATA_REDIS_CLUSTER_NODES", "SPRING_DATA_REDIS_SENTINEL_MASTER",
+            "SPRING_DATA_REDIS_SENTINEL_NODES", "SPRING_DATA_REDIS_TIMEOUT", "SPRING_DATA_REDIS_LETTUCE_CLUSTER_REFRESH_PERIOD");
 
     @Test
     void composeGivesEachServiceOnlyVariablesItReadsAndItsOwnPort() throws IOException {
@@ -162,7 +165,7 @@ class DeploymentFilesTest {
      */
     private static boolean isRead(String service, String name) {
         if (EXTERNAL.contains(name) || name.startsWith("LOGGING_STRUCTURED_") || name.startsWith("MANAGEMENT_")
-                || name.startsWith("SPRING_DATA_REDIS_")) {
+                || SPRING_REDIS.contains(name)) {
             return true;
         }
         if (serviceConfig(service).contains("${" + name + ":") || serviceConfig(service).contains("${" + name + "}")) {

@@ -239,6 +239,7 @@ class RelayIT {
         send(run(null, runId, "blocked", "Echo #1: blocked"));
         long failedBefore = relay.getBean(EventRelay.class).failedBatches();
         await().atMost(Duration.ofSeconds(10)).until(() -> relay.getBean(EventRelay.class).failedBatches() >= failedBefore + 2);
+        assertThat(relay.getBean(EventRelay.class).lag()).as("the refused run's records are not applied").isGreaterThanOrEqualTo(1);
         redis.sync().del(RedisKeys.runEvents(runId));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> live.size() == 5);

@@ -52,13 +52,18 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
 
     @Override
     public void onMessage(List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer) {
+        boolean applied = false;
         try {
             relay(records);
+            applied = true;
         } catch (RuntimeException e) {
             failedBatches.increment();
             throw e;
+        } finally {
+            // Also while Redis refuses batches, so the gauge grows during an outage; a refused batch is handed back
+            // after this (the consumer's position is past it still), so its records count as not applied.
+            lag = currentLag(consumer) + (applied ? 0 : records.size());
         }
-        lag = currentLag(consumer);
     }
 
     /** Batches Redis refused (each is applied again). */
@@ -66,7 +71,7 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
         return failedBatches.sum();
     }
 
-    /** Records in this relay's partitions not yet applied, as of its last batch. */
+    /** Records in this relay's partitions not yet applied, as of its last batch (applied or refused). */
     public long lag() {
         return lag;
     }
@@ -123,14 +128,14 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
      */
     private void applyOrRetryOnce(List<Step> steps, int records) {
         try {
-            apply(steps);
+            apply(steps, records);
         } catch (ExecutionException | TimeoutException e) {
             if (!isMissingScript(e)) {
                 throw refused(records, e);
             }
             log.info("Redis did not know the relay's scripts (restarted?); loading them and applying the batch again");
             try {
-                apply(steps);
+                apply(steps, records);
             } catch (ExecutionException | TimeoutException again) {
                 throw refused(records, again);
             }
@@ -143,7 +148,7 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
         return refused;
     }
 
-    private void apply(List<Step> steps) throws ExecutionException, TimeoutException {
+    private void apply(List<Step> steps, int records) throws ExecutionException, TimeoutException {
         CompletableFuture<?> chain = CompletableFuture.completedFuture(null);
         for (Step step : steps) {
             chain = chain.thenCompose(done -> applier.apply(step.events()));
@@ -156,7 +161,7 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
             chain.get(REDIS_BATCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RedisRefusedBatch(0, e);
+            throw new RedisRefusedBatch(records, e);
         }
     }
 

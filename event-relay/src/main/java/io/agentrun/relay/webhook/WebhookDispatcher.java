@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
@@ -211,6 +212,16 @@ final class WebhookDispatcher implements SmartLifecycle {
             loop.interrupt();
         }
         senders.shutdown();
+        // Sends in flight record their outcome in Redis: wait for them (each ends within the send timeout) before the
+        // Redis client stops, or an answered delivery would stay claimed and be sent again after its lease.
+        try {
+            if (!senders.awaitTermination(settings.timeout().plusSeconds(1).toMillis(), TimeUnit.MILLISECONDS)) {
+                senders.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            senders.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -39,11 +39,6 @@ public final class RedisEndpoints {
                 "SPRING_DATA_REDIS_CLUSTER_NODES", properties(url).get("spring.data.redis.cluster.nodes"));
     }
 
-    /** As command-line arguments ({@code --name=value}) of a service started in this JVM. */
-    public static String[] arguments(String url) {
-        return properties(url).entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-    }
-
     private static List<String> nodes(String url) {
         List<String> nodes = Arrays.stream(url.split(",")).map(String::strip).filter(uri -> !uri.isEmpty()).toList();
         if (nodes.isEmpty()) {

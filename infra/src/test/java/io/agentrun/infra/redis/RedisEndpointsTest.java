@@ -21,7 +21,6 @@ class RedisEndpointsTest {
         assertThat(RedisEndpoints.environment(url)).isEqualTo(Map.of(
                 "REDIS_URL", "redis://:secret@a:7000",
                 "SPRING_DATA_REDIS_CLUSTER_NODES", "a:7000,b:7001,c:6379"));
-        assertThat(RedisEndpoints.arguments(url)).containsExactly("--spring.data.redis.cluster.nodes=a:7000,b:7001,c:6379");
     }
 
     @Test

@@ -60,10 +60,19 @@ record OpsSettings(KafkaSettings kafka, String redisUrl, boolean redisCluster, S
             return option;
         }
         if (isSet(clusterNodes)) {
+            // As the services do: credentials and TLS come from REDIS_URL, the nodes from the list.
+            String schemeAndCredentials = isSet(url) ? schemeAndCredentials(url) : "redis://";
             return Arrays.stream(clusterNodes.split(",")).map(String::strip).filter(node -> !node.isEmpty())
-                    .map(node -> "redis://" + node).collect(Collectors.joining(","));
+                    .map(node -> schemeAndCredentials + node).collect(Collectors.joining(","));
         }
         return isSet(url) ? url : DEFAULT_REDIS_URL;
+    }
+
+    /** {@code rediss://user:pass@} of {@code rediss://user:pass@host:port/0}; {@code redis://} when it has none. */
+    private static String schemeAndCredentials(String url) {
+        int hostStart = url.indexOf("://") + 3;
+        int at = url.lastIndexOf('@');
+        return hostStart < 3 ? "redis://" : url.substring(0, at >= hostStart ? at + 1 : hostStart);
     }
 
     private static boolean isSet(@Nullable String value) {

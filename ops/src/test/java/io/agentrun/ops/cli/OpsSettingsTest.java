@@ -13,7 +13,13 @@ class OpsSettingsTest {
 
     @Test
     void aClustersSeedNodesAsTheServicesAreGivenThemBecomeOneUriEach() {
-        assertThat(OpsSettings.redisUrl(null, " a:7000, b:7001 ,", "redis://env:3")).isEqualTo("redis://a:7000,redis://b:7001");
+        assertThat(OpsSettings.redisUrl(null, " a:7000, b:7001 ,", null)).isEqualTo("redis://a:7000,redis://b:7001");
+    }
+
+    @Test
+    void theSeedNodesTakeCredentialsAndTlsFromRedisUrlAsTheServicesDo() {
+        assertThat(OpsSettings.redisUrl(null, "a:7000,b:7001", "rediss://ops:pw@env:3/0")).isEqualTo("rediss://ops:pw@a:7000,rediss://ops:pw@b:7001");
+        assertThat(OpsSettings.redisUrl(null, "a:7000", "redis://env:3")).isEqualTo("redis://a:7000");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
@@ -35,6 +36,8 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
 
     private final KafkaClients clients;
     private final LongAdder replays = new LongAdder();
+    /** A topology-change replay is being asked for; the changes that come meanwhile (a failover fires several) join it. */
+    private final AtomicBoolean replayPending = new AtomicBoolean();
 
     protected ReplayableListener(KafkaClients clients) {
         this.clients = clients;
@@ -61,8 +64,15 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
     /**
      * {@link #replaySince} {@code back} before now, on a virtual thread of its own: for callbacks that must not block,
      * like a Redis client's topology events. A replay that fails is logged; the next topology change asks again.
+     *
+     * <p>Changes that come while a replay is still being asked for join it instead of reading the topic again each:
+     * the pending replay goes back further than theirs would (its time is earlier), and the container seeks only after
+     * it was asked, so it re-applies what their failover may have dropped too.
      */
     public void replayAfterTopologyChange(Duration back) {
+        if (!replayPending.compareAndSet(false, true)) {
+            return;
+        }
         Instant since = Instant.now().minus(back);
         Thread.ofVirtual().name("replay").start(() -> {
             try {
@@ -71,6 +81,8 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
                         partitions, since);
             } catch (RuntimeException e) {
                 log.error("Redis's topology changed, but the topic could not be read again from {}", since, e);
+            } finally {
+                replayPending.set(false);
             }
         });
     }

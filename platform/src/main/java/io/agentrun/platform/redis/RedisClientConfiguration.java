@@ -2,10 +2,12 @@ package io.agentrun.platform.redis;
 
 import io.lettuce.core.cluster.ClusterClientOptions;
 import java.util.Objects;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.config.RedisListenerConfigUtils;
@@ -25,10 +27,12 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 public class RedisClientConfiguration {
 
     /**
-     * Phase of {@link #redisMessageListeners}: it starts before, and stops after, the parts that drain work (phases up
-     * to {@code Integer.MAX_VALUE}), so a cancel still reaches a run that is draining; and stops before the factory.
+     * Phase of {@link #redisMessageListeners}: below every part that drains work — the worker's dispatcher and lease
+     * keeper, the relay's containers, the api's drain and its web server's graceful shutdown ({@code DEFAULT_PHASE -
+     * 1024}) and stop ({@code - 2048}) — so it is listening before they start and still listening while they drain (a
+     * cancel reaches a draining run, a revoked key a request in flight); above the Redis client's factory (phase 0).
      */
-    public static final int LISTENER_PHASE = Integer.MAX_VALUE - 1000;
+    public static final int LISTENER_PHASE = Integer.MAX_VALUE - 4096;
 
     /**
      * Spring Data Redis's listener container for the classic channels every node must hear (cancels, key changes):
@@ -46,6 +50,12 @@ public class RedisClientConfiguration {
         container.setTaskExecutor(listeners);
         container.setPhase(LISTENER_PHASE);
         return container;
+    }
+
+    /** Before any bean is made: settings of earlier releases, or a URL Boot would refuse quoting it (RedisUrlCheck). */
+    @Bean
+    static BeanFactoryPostProcessor redisSettingsCheck(Environment environment) {
+        return beanFactory -> RedisUrlCheck.check(environment);
     }
 
     @Bean(destroyMethod = "close")

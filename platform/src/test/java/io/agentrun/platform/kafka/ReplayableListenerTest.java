@@ -1,7 +1,15 @@
 package io.agentrun.platform.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,5 +24,37 @@ class ReplayableListenerTest {
             "0, -1, 0"})
     void aReplayOnlyEverMovesAPartitionBack(long position, long firstAtTime, long expected) {
         assertThat(ReplayableListener.replayFrom(position, firstAtTime)).isEqualTo(expected);
+    }
+
+    /** A failover fires several topology events within moments: one replay, not one per event. */
+    @Test
+    void topologyChangesWhileAReplayIsBeingAskedForJoinIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<Instant> asked = new CopyOnWriteArrayList<>();
+        ReplayableListener listener = new ReplayableListener(new KafkaClients(null)) {
+            @Override
+            public int replaySince(Instant since) {
+                asked.add(since);
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 1;
+            }
+        };
+
+        listener.replayAfterTopologyChange(Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(5)).until(() -> asked.size() == 1);
+        for (int i = 0; i < 5; i++) {
+            listener.replayAfterTopologyChange(Duration.ofSeconds(60));
+        }
+        release.countDown();
+        // Once the first is asked, the next change asks again: a later failover gets its own replay.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            listener.replayAfterTopologyChange(Duration.ofSeconds(60));
+            assertThat(asked).hasSize(2);
+        });
+        assertThat(asked.get(1)).isAfterOrEqualTo(asked.get(0));
     }
 }

@@ -192,7 +192,8 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     @Override
     public int getPhase() {
-        // Stop before the Redis and Kafka clients the runs use (they are plain beans, destroyed after lifecycles).
+        // Stop first: draining runs still use the Redis client (its factory stops at phase 0) and the Kafka producers
+        // (plain beans, destroyed after every lifecycle stopped).
         return Integer.MAX_VALUE;
     }
 }
