@@ -87,6 +87,11 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
         });
     }
 
+    /** Whether a topology-change replay is being asked for now (changes that come meanwhile join it). */
+    boolean replayPending() {
+        return replayPending.get();
+    }
+
     /** Replays asked ({@link #replaySince}). */
     public long replays() {
         return replays.sum();
