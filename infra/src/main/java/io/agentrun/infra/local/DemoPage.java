@@ -2,6 +2,7 @@ package io.agentrun.infra.local;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
@@ -12,22 +13,44 @@ import java.nio.charset.StandardCharsets;
 final class DemoPage implements AutoCloseable {
 
     private final HttpServer server;
+    private volatile byte[] page = new byte[0];
 
-    DemoPage(int port, String api, String publishableKey) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(port), 0);
-        byte[] page = html(api, publishableKey).getBytes(StandardCharsets.UTF_8);
+    /**
+     * Listens on {@code preferredPort}, or on a free port when that one is taken (the api's port + 10 is only a
+     * convention; a stack that cannot have it still starts). {@link #serve} gives it its page.
+     */
+    DemoPage(int preferredPort) throws IOException {
+        server = bind(preferredPort);
         server.createContext("/", exchange -> {
             if (!"/".equals(exchange.getRequestURI().getPath())) {
                 exchange.sendResponseHeaders(404, -1);
                 exchange.close();
                 return;
             }
+            byte[] body = page;
             exchange.getResponseHeaders().add("content-type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, page.length);
-            exchange.getResponseBody().write(page);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
             exchange.close();
         });
         server.start();
+    }
+
+    private static HttpServer bind(int preferredPort) throws IOException {
+        try {
+            return HttpServer.create(new InetSocketAddress(preferredPort), 0);
+        } catch (BindException taken) {
+            return HttpServer.create(new InetSocketAddress(0), 0);
+        }
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The page: the widget from {@code api} with a publishable key made for this page's origin. */
+    void serve(String api, String publishableKey) {
+        page = html(api, publishableKey).getBytes(StandardCharsets.UTF_8);
     }
 
     private static String html(String api, String key) {

@@ -96,7 +96,9 @@ public final class LocalStack {
         }, "agentrun-stop"));
         try {
             stack.start();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
+            // Any failure to start ends the process (its shutdown hook stops what did start), so whoever waits for
+            // the ready line hears of it at once instead of at its own deadline.
             System.err.println("agentrun: could not start the local stack: " + e.getMessage());
             System.err.println("agentrun: logs are in " + stack.state.resolve("logs"));
             System.exit(1);
@@ -179,12 +181,13 @@ public final class LocalStack {
         }
         String apiKey = configuredKey != null && !configuredKey.isBlank() ? configuredKey.strip()
                 : createKey(apiPorts.getFirst(), adminToken, "{\"kind\":\"secret\",\"label\":\"local\",\"environment\":\"development\"}");
-        int demoPort = options.apiPort() + 10;
+        demo = new DemoPage(options.apiPort() + 10);
+        int demoPort = demo.port();
         String demoOrigin = "http://localhost:" + demoPort;
         String publishableKey = createKey(apiPorts.getFirst(), adminToken, ("{\"kind\":\"publishable\",\"label\":\"demo page\","
                 + "\"environment\":\"development\",\"agents\":[\"assistant\"],\"allowed_origins\":[\"%s\",\"http://127.0.0.1:%d\"]}")
                 .formatted(demoOrigin, demoPort));
-        demo = new DemoPage(demoPort, "http://localhost:" + apiPorts.getFirst(), publishableKey);
+        demo.serve("http://localhost:" + apiPorts.getFirst(), publishableKey);
         printReady(apiPorts, redisUrl, apiKey, adminToken, sessions.mint(options.projectId(), Duration.ofHours(12)), demoOrigin);
         Thread.ofPlatform().daemon().name("agentrun-supervisor").start(this::supervise);
     }
