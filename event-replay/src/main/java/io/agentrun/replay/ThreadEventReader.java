@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -77,10 +76,7 @@ public final class ThreadEventReader {
      */
     public Replay replay(ReplayQuery query, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
         String topic = clients.settings().eventsTopic();
-        Map<String, Object> config = clients.common("agentrun-replay-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000); // an unreachable broker fails the command, not hangs it
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        Map<String, Object> config = clients.commandReader("agentrun-replay-" + ProcessHandle.current().pid(), "earliest");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition partition = new TopicPartition(topic,
                     RunEventLog.partitionOf(query.threadId(), consumer.partitionsFor(topic).size()));

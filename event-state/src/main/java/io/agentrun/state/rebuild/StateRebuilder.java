@@ -79,10 +79,7 @@ public final class StateRebuilder {
         long began = System.nanoTime();
         EventApplier applier = new EventApplier(connection, codec, settings);
         Tally tally = new Tally();
-        Map<String, Object> config = clients.common("agentrun-rebuild-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000); // an unreachable broker fails the command, not hangs it
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        Map<String, Object> config = clients.commandReader("agentrun-rebuild-" + ProcessHandle.current().pid(), "earliest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = partitions(consumer);

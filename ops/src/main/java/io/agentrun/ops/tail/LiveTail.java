@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -52,10 +51,7 @@ public final class LiveTail {
     public void follow(Filter filter, @Nullable Instant from, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing,
             Runnable positioned) {
         String topic = clients.settings().eventsTopic();
-        Map<String, Object> config = clients.common("agentrun-tail-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000); // an unreachable broker fails the command, not hangs it
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        Map<String, Object> config = clients.commandReader("agentrun-tail-" + ProcessHandle.current().pid(), "latest");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

@@ -80,6 +80,21 @@ public final class KafkaClients {
         }
     }
 
+    /**
+     * Settings of a consumer without a group, for the operators' commands that assign the event topic's partitions
+     * themselves (replay, tail, rebuild): nothing is committed, and a broker that cannot be reached fails the command
+     * within 15 s instead of hanging it.
+     *
+     * @param autoOffsetReset where a partition starts when the offset asked for is gone ({@code earliest}, {@code latest})
+     */
+    public Map<String, Object> commandReader(String clientId, String autoOffsetReset) {
+        Map<String, Object> config = common(clientId);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, autoOffsetReset);
+        return config;
+    }
+
     /** Base consumer settings; the caller adds group, deserializers and mode-specific settings. */
     public Map<String, Object> consumer(String clientId, String groupId) {
         Map<String, Object> config = common(clientId);

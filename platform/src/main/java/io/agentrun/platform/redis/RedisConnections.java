@@ -76,7 +76,8 @@ public final class RedisConnections implements AutoCloseable {
 
     /** As {@link #connect(String)}, with commands that fail after {@code commandTimeout}. */
     public static RedisConnections connect(String url, Duration commandTimeout) {
-        return connect(nodes(url), nodes(url).size() > 1, commandTimeout);
+        List<String> nodes = nodes(url);
+        return connect(nodes, nodes.size() > 1, commandTimeout);
     }
 
     /** A Redis Cluster found from {@code url}'s node URIs, even when it names one (a cluster's configuration endpoint). */
