@@ -183,6 +183,11 @@ final class Pipeline implements AutoCloseable {
         apis.get(node).close();
     }
 
+    /** A bean of api node {@code node}'s context. */
+    <T> T apiBean(int node, Class<T> type) {
+        return apis.get(node).getBean(type);
+    }
+
     int apiCount() {
         return apis.size();
     }

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -116,7 +117,10 @@ class RelayIT {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();
         ThreadStore threads = threadHeldBy(threadId, runId);
-        List<String> messages = listenRaw(runId);
+        List<Optional<String>> lockWhenPublished = new CopyOnWriteArrayList<>();
+        // Read as the message arrives, without blocking the listener's thread (Lettuce's event loop).
+        List<String> messages = listenRaw(runId, () -> redis.async().get(RedisKeys.threadLock(threadId))
+                .thenAccept(holder -> lockWhenPublished.add(Optional.ofNullable(holder))));
         List<RunEvent> run = run(threadId, runId, "all at once", "Echo #1: all at once");
 
         // One producer batch: appended in one go, so the relay reads all five in one poll.
@@ -128,12 +132,13 @@ class RelayIT {
             batching.flush();
         }
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> messages.size() == 2);
-        assertThat(messages.get(0).split("\n")).as("run_start (after its traceparent, if traced) to message_final")
-                .filteredOn(line -> line.startsWith("{")).extracting(json -> CODEC.peekHeader(json).seq()).containsExactly(0L, 1L, 2L, 3L);
-        assertThat(messages.get(1).split("\n")).as("the threaded run's run_end, published after the thread script")
-                .filteredOn(line -> line.startsWith("{")).extracting(json -> CODEC.peekHeader(json).type()).containsExactly("run_end");
-        assertThat(threads.lockHolder(threadId)).isEmpty();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !messages.isEmpty());
+        assertThat(messages).as("one batch, one message to the watching node").hasSize(1);
+        assertThat(messages.get(0).split("\n")).as("run_start (after its traceparent, if traced) to run_end, in order")
+                .filteredOn(line -> line.startsWith("{")).extracting(json -> CODEC.peekHeader(json).seq()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lockWhenPublished.isEmpty());
+        assertThat(lockWhenPublished).as("the thread's lock when the message was published: released before run_end went out")
+                .containsExactly(Optional.<String>empty());
         assertThat(threads.history(threadId)).hasSize(2);
     }
 
@@ -441,17 +446,25 @@ class RelayIT {
         }
     }
 
+    /** Listens as an api node that joined the run would: the relay publishes the run's events to its channel. */
+    private static void watchAsANode(StatefulRedisPubSubConnection<String, String> connection, String runId) {
+        String node = "test-" + runId;
+        connection.sync().ssubscribe(RedisKeys.nodeChannel(node));
+        redis.sync().sadd(RedisKeys.runWatchers(runId), node);
+    }
+
     /** The live messages of a run as published, whole. */
-    private static List<String> listenRaw(String runId) {
+    private static List<String> listenRaw(String runId, Runnable onMessage) {
         List<String> received = new CopyOnWriteArrayList<>();
         StatefulRedisPubSubConnection<String, String> connection = redis.newPubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void smessage(String channel, String message) {
+                onMessage.run();
                 received.add(message);
             }
         });
-        connection.sync().ssubscribe(RedisKeys.liveChannel(runId));
+        watchAsANode(connection, runId);
         return received;
     }
 
@@ -462,7 +475,7 @@ class RelayIT {
             @Override
             public void smessage(String channel, String message) {
                 // One line per event of a batch; run_start and run_end are preceded by a traceparent line
-                // (apply-run-events.lua)
+                // (LiveFanOut)
                 for (String line : message.split("\n")) {
                     if (line.startsWith("{")) {
                         received.add(line);
@@ -470,7 +483,7 @@ class RelayIT {
                 }
             }
         });
-        connection.sync().ssubscribe(RedisKeys.liveChannel(runId));
+        watchAsANode(connection, runId);
         return received;
     }
 }

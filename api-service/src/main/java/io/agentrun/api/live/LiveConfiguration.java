@@ -5,6 +5,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
+import io.agentrun.platform.store.StateSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,8 +23,8 @@ class LiveConfiguration {
     }
 
     @Bean
-    LiveEvents liveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, ApiSettings settings) {
+    LiveEvents liveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, ApiSettings settings, StateSettings state) {
         return new LiveEvents(redis, codec, backlog, settings.gapCheckInterval(), settings.maxQueuedEvents(),
-                redis.commandTimeout());
+                redis.commandTimeout(), state.runRetention());
     }
 }

@@ -1,8 +1,5 @@
 package io.agentrun.api.live;
 
-import io.agentrun.model.json.CodecException;
-import io.agentrun.model.json.JsonCodec;
-import io.agentrun.model.live.LiveMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +18,8 @@ import org.slf4j.LoggerFactory;
  * {@link Backlog}, and a quiet stream is checked against the backlog in case a live message was lost —
  * the watchdog that keeps a lost {@code run_end} from leaving a stream open.
  *
- * <p>A live message holds one or more events of the run, one per line (the relay publishes what it applied
- * of a run in one batch as one message), each envelope optionally preceded by a {@code traceparent} line.
- * Live events wait in a queue bounded in events: a client too slow to take them overflows it, and its stream
+ * <p>Live events arrive as this run's part of a message of the node's channel ({@link LiveEvents}): what the relay
+ * applied of the run in one batch. Live events wait in a queue bounded in events: a client too slow to take them overflows it, and its stream
  * is ended (it resumes with {@code Last-Event-ID}) instead of growing this node's memory.
  *
  * <p>{@link #offer} and {@link #interrupt} are called by other threads; everything else by the one thread
@@ -35,7 +30,6 @@ public final class RunSubscription implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RunSubscription.class);
 
     private final String runId;
-    private final JsonCodec codec;
     private final Backlog backlog;
     private final Duration gapCheckInterval;
     private final Consumer<RunSubscription> onClose;
@@ -54,11 +48,10 @@ public final class RunSubscription implements AutoCloseable {
     /** When the current gap was first seen (nanoTime), 0 when there is none. */
     private long gapSince;
 
-    RunSubscription(String runId, long firstSeq, JsonCodec codec, Backlog backlog, Duration gapCheckInterval,
+    RunSubscription(String runId, long firstSeq, Backlog backlog, Duration gapCheckInterval,
             int maxQueued, Consumer<RunSubscription> onClose) {
         this.runId = runId;
         this.expected = firstSeq;
-        this.codec = codec;
         this.backlog = backlog;
         this.maxQueued = maxQueued;
         this.gapCheckInterval = gapCheckInterval;
@@ -69,14 +62,15 @@ public final class RunSubscription implements AutoCloseable {
         return runId;
     }
 
-    /** A live message as queued, with its envelope count (counted once, when it arrives). */
-    private record Received(String text, int events) {
+    /** The run's events of one live message, as queued. */
+    private record Received(List<Frame> frames) {
         /** Wakes the waiting thread; it holds no event. */
-        static final Received WAKE_UP = new Received("", 0);
+        static final Received WAKE_UP = new Received(List.of());
     }
 
-    void offer(String message) {
-        int events = LiveMessage.envelopeCount(message);
+    /** This run's events of one live message of this node's channel, in order. */
+    void offer(List<Frame> frames) {
+        int events = frames.size();
         int queuedNow = queued.addAndGet(events);
         // One message is taken whole when nothing waits, even when it alone holds more (a relay batch of at most
         // max-poll-records events): dropping it would leave a tailing client nothing but the backlog to read.
@@ -85,7 +79,7 @@ public final class RunSubscription implements AutoCloseable {
             overflowed = true;
             return;
         }
-        incoming.offer(new Received(message, events));
+        incoming.offer(new Received(frames));
     }
 
     /**
@@ -147,31 +141,21 @@ public final class RunSubscription implements AutoCloseable {
             if (message == null) {
                 fillFromBuffer(); // quiet: did the live channel lose something?
             } else if (message != Received.WAKE_UP) {
-                queued.addAndGet(-message.events());
-                acceptAll(message.text());
+                queued.addAndGet(-message.frames().size());
+                acceptAll(message.frames());
             }
         }
     }
 
     /** The events of one live message, in order. */
-    private void acceptAll(String message) {
-        LiveMessage.forEach(message, this::accept);
+    private void acceptAll(List<Frame> frames) {
+        for (Frame frame : frames) {
+            if (frame.seq() >= expected) { // else already delivered
+                early.put(frame.seq(), frame);
+            }
+        }
         if (!early.isEmpty() && early.firstKey() > expected) {
             fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
-        }
-    }
-
-    private void accept(String json, @Nullable String traceparent) {
-        Frame frame;
-        try {
-            var header = codec.peekHeader(json);
-            frame = new Frame(header.seq(), header.type(), json, traceparent);
-        } catch (CodecException e) {
-            log.warn("ignoring a malformed live message for run {}: {}", runId, e.getMessage());
-            return;
-        }
-        if (frame.seq() >= expected) { // else already delivered
-            early.put(frame.seq(), frame);
         }
     }
 

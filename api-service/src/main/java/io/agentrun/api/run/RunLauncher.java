@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts runs: checks the agent and the thread, takes the thread's lock, records the run, subscribes
- * to its live events and only then writes the command to Kafka — so no event can be missed.
+ * Starts runs: checks the agent and the thread, takes the thread's lock, listens for the run's live events, records
+ * the run (naming this node as the one the relay publishes them to) and only then writes the command to Kafka — so no
+ * event can be missed.
  *
  * <p>A run is accepted (the caller gets its stream) or refused (503 before any stream byte), never both
  * refused and executed: when anything fails after the run was recorded, the node records the refusal in
@@ -112,14 +113,16 @@ final class RunLauncher {
         RunSubscription subscription = null;
         boolean sending = false;
         try {
-            runs.createQueued(command, caller.keyFamily(), claim.mayWait);
+            boolean listened = LaunchedRun.listened(mode);
+            if (listened) {
+                // Listening before the run exists: the relay publishes its events to this node from the first one on.
+                subscription = live.subscribeNew(runId);
+            }
+            runs.createQueued(command, caller.keyFamily(), claim.mayWait, listened ? live.nodeId() : null);
             if (!mayProduce.test(runId)) {
                 refuse(runId);
-                undo(command, claim, null);
+                undo(command, claim, subscription);
                 throw new ReservationLost();
-            }
-            if (LaunchedRun.listened(mode)) {
-                subscription = live.subscribe(runId, 0);
             }
             if (claim.mayWait) {
                 // Recorded first, then queued: whoever hands the thread on finds the run to start.

@@ -37,7 +37,7 @@ class RunSubscriptionIT {
         var runs = new io.agentrun.platform.store.RunStore(redis, new io.agentrun.platform.store.StateSettings(
                 Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1), 1000, Duration.ofSeconds(30)));
         Backlog backlog = new Backlog(new ResumeBuffer(redis, CODEC), runs, new io.agentrun.platform.kafka.RunEventLog(kafka), CODEC);
-        live = new LiveEvents(redis, CODEC, backlog, Duration.ofMillis(300), 100, Duration.ofSeconds(5));
+        live = new LiveEvents(redis, CODEC, backlog, Duration.ofMillis(300), 100, Duration.ofSeconds(5), Duration.ofMinutes(5));
     }
 
     @AfterAll
@@ -111,9 +111,9 @@ class RunSubscriptionIT {
         String runId = Ids.newRunId();
         String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
         try (RunSubscription subscription = live.subscribe(runId, 0)) {
-            redis.sync().spublish(RedisKeys.liveChannel(runId),
+            redis.sync().spublish(channel(),
                     traceparent + "\n" + envelope(runId, 0) + "\n" + envelope(runId, 1) + "\n" + envelope(runId, 2));
-            redis.sync().spublish(RedisKeys.liveChannel(runId), envelope(runId, 3) + "\n" + envelope(runId, 2));
+            redis.sync().spublish(channel(), envelope(runId, 3) + "\n" + envelope(runId, 2));
 
             List<Frame> frames = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
@@ -131,20 +131,20 @@ class RunSubscriptionIT {
         String runId = Ids.newRunId();
         try (RunSubscription subscription = live.subscribe(runId, 0)) {
             // The queue holds 100 events (see connect); a message is taken whole when nothing waits.
-            redis.sync().spublish(RedisKeys.liveChannel(runId), batch(runId, 0, 60));
-            redis.sync().spublish(RedisKeys.liveChannel(runId), batch(runId, 60, 101));
+            redis.sync().spublish(channel(), batch(runId, 0, 60));
+            redis.sync().spublish(channel(), batch(runId, 60, 101));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(subscription::overflowed);
         }
         try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
             String other = subscription.runId();
-            redis.sync().spublish(RedisKeys.liveChannel(other), batch(other, 0, 60));
-            redis.sync().spublish(RedisKeys.liveChannel(other), batch(other, 60, 100));
+            redis.sync().spublish(channel(), batch(other, 0, 60));
+            redis.sync().spublish(channel(), batch(other, 60, 100));
             assertThat(drain(subscription, 100)).as("exactly a full queue fits").hasSize(100);
             assertThat(subscription.overflowed()).isFalse();
         }
         try (RunSubscription subscription = live.subscribe(Ids.newRunId(), 0)) {
             String big = subscription.runId();
-            redis.sync().spublish(RedisKeys.liveChannel(big), batch(big, 0, 150));
+            redis.sync().spublish(channel(), batch(big, 0, 150));
             assertThat(drain(subscription, 150)).as("one message larger than the queue, taken whole into an empty queue").hasSize(150);
             assertThat(subscription.overflowed()).isFalse();
         }
@@ -162,6 +162,36 @@ class RunSubscriptionIT {
             assertThat(drain(second, 2)).containsExactly(0L, 1L);
         }
         assertThat(live.watchedRuns()).isZero();
+    }
+
+    @Test
+    void oneMessageOfTheNodesChannelCarriesSeveralRunsAndEachWatcherGetsOnlyItsOwn() throws Exception {
+        String a = Ids.newRunId();
+        String b = Ids.newRunId();
+        try (RunSubscription first = live.subscribeNew(a); RunSubscription second = live.subscribeNew(b)) {
+            redis.sync().spublish(channel(), envelope(a, 0) + "\n" + envelope(b, 0) + "\n" + envelope(a, 1) + "\n"
+                    + envelope(Ids.newRunId(), 0) + "\n" + envelope(b, 1));
+
+            assertThat(drain(first, 2)).containsExactly(0L, 1L);
+            assertThat(drain(second, 2)).containsExactly(0L, 1L);
+            assertThat(first.next(Duration.ofMillis(400))).as("nothing of the other runs").isEmpty();
+        }
+    }
+
+    @Test
+    void aJoinNamesThisNodeAmongTheRunsWatchersAndANewRunDoesNot() {
+        String joined = Ids.newRunId();
+        String created = Ids.newRunId();
+        try (RunSubscription join = live.subscribe(joined, 3); RunSubscription fresh = live.subscribeNew(created)) {
+            assertThat(redis.sync().smembers(RedisKeys.runWatchers(joined))).containsExactly(live.nodeId());
+            assertThat(redis.sync().pttl(RedisKeys.runWatchers(joined))).isBetween(1L, Duration.ofMinutes(5).toMillis());
+            assertThat(redis.sync().exists(RedisKeys.runWatchers(created))).as("the run's record names its creator").isZero();
+            assertThat(join.nextSeq()).isEqualTo(3);
+        }
+    }
+
+    private static String channel() {
+        return RedisKeys.nodeChannel(live.nodeId());
     }
 
     private static List<Long> drain(RunSubscription subscription, int count) throws InterruptedException {
@@ -197,7 +227,7 @@ class RunSubscriptionIT {
             }
         }
         if (publish) {
-            redis.sync().spublish(RedisKeys.liveChannel(runId), json);
+            redis.sync().spublish(channel(), json);
         }
     }
 }

@@ -72,11 +72,21 @@ public final class RedisKeys {
     }
 
     /**
-     * Pub/sub channel: live events of one run, for the api nodes holding its SSE connections. A message is the
-     * envelope JSON, for run_start and run_end prefixed with the relay's W3C {@code traceparent} and a newline.
+     * Shard channel: the live events of every run one api node watches (one subscription per node, not one per run).
+     * A message is {@code LiveMessage}'s format: envelopes one per line, of any runs, each optionally preceded by the
+     * relay's W3C {@code traceparent}. The hash tag is the node's id, so in a Redis Cluster each node's channel lives
+     * on one shard, and different nodes' channels spread over the shards.
      */
-    public static String liveChannel(String runId) {
-        return PREFIX + "live:{" + runId + "}";
+    public static String nodeChannel(String nodeId) {
+        return PREFIX + "node:{" + nodeId + "}";
+    }
+
+    /**
+     * Set: the api nodes that joined a run's events after it was created (the creating node is the run hash's
+     * {@code node} field). The relay publishes what it applied of the run to each of them.
+     */
+    public static String runWatchers(String runId) {
+        return run(runId) + ":watchers";
     }
 
     /** Pub/sub channel and flag key: a request to cancel one run. */

@@ -4,7 +4,6 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.model.live.LiveMessage;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
@@ -102,26 +101,38 @@ public final class EventApplier {
         for (RelayedEvent event : batch) {
             byRun.computeIfAbsent(event.runId(), run -> new ArrayList<>()).add(event);
         }
-        // Every run's script call is sent at once (pipelined). What follows a run's reply (the thread script, then a
-        // threaded run_end's publish) is chained per thread in the batch's order: in a Redis Cluster the runs' replies
-        // come from different nodes in any order, and a thread's history must take its runs in the topic's order.
-        // On a single node the replies come in order anyway, so the chain waits for nothing.
+        // Every run's script call is sent at once (pipelined). What follows a run's reply (the thread script) is chained
+        // per thread in the batch's order: in a Redis Cluster the runs' replies come from different nodes in any order,
+        // and a thread's history must take its runs in the topic's order. On a single node the replies come in order
+        // anyway, so the chain waits for nothing.
+        LiveFanOut fanOut = new LiveFanOut(byRun.size());
         Map<String, CompletableFuture<Void>> threadTails = new HashMap<>();
+        int slot = 0;
         for (List<RelayedEvent> events : byRun.values()) {
+            int runSlot = slot++;
             CompletableFuture<List<Object>> decided = callRunScript(events);
             String threadId = events.get(0).threadId();
             CompletableFuture<Void> previous = threadId == null ? DONE : threadTails.getOrDefault(threadId, DONE);
-            CompletableFuture<Void> followed = decided.thenCompose(decisions -> previous.thenCompose(done -> follow(events, decisions)));
+            CompletableFuture<Void> followed = decided.thenCompose(reply -> previous.thenCompose(
+                    done -> follow(events, reply, fanOut.slot(runSlot, reply.subList(events.size(), reply.size())))));
             if (threadId != null) {
                 threadTails.put(threadId, followed);
             }
             writes.add(followed);
         }
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
-            if (failure != null) {
-                scriptsLoaded = false;
-            }
-        });
+        // What was applied is published even when another part of the batch failed: read again, it counts as applied
+        // before and is not published twice (its watchers would otherwise wait for their next gap check).
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                .handle((done, failure) -> failure)
+                .thenCompose(failure -> fanOut.publish(redis).handle((published, publishFailure) -> {
+                    Throwable first = failure != null ? failure : publishFailure;
+                    if (first != null) {
+                        scriptsLoaded = false;
+                        throw first instanceof java.util.concurrent.CompletionException c ? c
+                                : new java.util.concurrent.CompletionException(first);
+                    }
+                    return null;
+                }));
     }
 
     /** Events ignored because an earlier event of their attempt never reached Kafka. */
@@ -136,17 +147,16 @@ public final class EventApplier {
 
     private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
         RelayedEvent first = events.get(0);
-        boolean runEndWaitsForThread = events.stream().anyMatch(e -> e.type() == EventType.RUN_END && e.threadId() != null);
         List<String> args = new ArrayList<>(4 + events.size() * 11);
         args.add(Long.toString(settings.resumeBufferMaxEvents()));
         args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
         args.add(Long.toString(settings.runRetention().toMillis()));
-        args.add(runEndWaitsForThread ? "0" : "1");
+        args.add("0"); // unused: the relay publishes, not the script
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
         return RUN_SCRIPT.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
-                RedisKeys.liveChannel(first.runId())}, args.toArray(String[]::new));
+                RedisKeys.runWatchers(first.runId())}, args.toArray(String[]::new));
     }
 
     private void addRunArgs(List<String> args, RelayedEvent relayed) {
@@ -170,10 +180,11 @@ public final class EventApplier {
         args.add(event != null && event.data() instanceof EventData.RunEnd end ? codec.write(end.usage()) : "");
     }
 
-    private CompletableFuture<Void> follow(List<RelayedEvent> events, List<Object> decisions) {
+    /** @param watchers where the events this run's script applied are published once the batch is written */
+    private CompletableFuture<Void> follow(List<RelayedEvent> events, List<Object> reply, LiveFanOut.Slot watchers) {
         List<CompletableFuture<?>> writes = new ArrayList<>(2);
         for (int i = 0; i < events.size(); i++) {
-            long decision = (Long) decisions.get(i);
+            long decision = (Long) reply.get(i);
             RelayedEvent relayed = events.get(i);
             if (decision == FENCED) {
                 fenced.increment();
@@ -183,18 +194,25 @@ public final class EventApplier {
                 afterGap.increment();
                 continue;
             }
-            if (decision == AFTER_END || relayed.event() == null) {
+            if (decision == AFTER_END) {
                 continue;
             }
             RunEvent event = relayed.event();
+            boolean threadedEnd = relayed.type() == EventType.RUN_END && relayed.threadId() != null;
+            if (decision == APPLIED && !threadedEnd) {
+                watchers.add(relayed.traceparent(), relayed.json());
+            }
+            if (event == null) {
+                continue;
+            }
             if (event.data() instanceof EventData.RunStart) {
                 writes.addAll(restoreOwners(event));
             }
             CompletableFuture<?> threadWritten = DONE;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
-                threadWritten = applyToThread(event, relayed.partition(), relayed.offset()).thenAccept(reply -> {
-                    String next = String.valueOf(reply.get(1));
+                threadWritten = applyToThread(event, relayed.partition(), relayed.offset()).thenAccept(answer -> {
+                    String next = String.valueOf(answer.get(1));
                     if (!next.isEmpty()) {
                         handedOn.accept(event.threadId(), next);
                     }
@@ -202,11 +220,9 @@ public final class EventApplier {
                 writes.add(threadWritten);
             }
             if (event.data() instanceof EventData.RunEnd end) {
-                if (decision == APPLIED && event.threadId() != null) {
-                    // After the history is written and the lock released, which in a cluster is another node.
-                    String message = LiveMessage.of(relayed.traceparent(), relayed.json());
-                    writes.add(threadWritten.thenCompose(written ->
-                            redis.spublish(RedisKeys.liveChannel(event.runId()), message).toCompletableFuture()));
+                if (decision == APPLIED && threadedEnd) {
+                    // Published after the history is written and the lock released (in a cluster, on another node).
+                    writes.add(threadWritten.thenRun(() -> watchers.add(relayed.traceparent(), relayed.json())));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0) {

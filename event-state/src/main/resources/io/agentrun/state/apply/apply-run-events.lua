@@ -1,13 +1,12 @@
 -- Applies a batch of one run's events, in order: for each, decides whether it belongs to the run and, if so,
--- appends it to the resume buffer and updates the run's state; then publishes every event it applied in ONE
--- live message (one line per event, each envelope optionally preceded by its traceparent line: the format
--- io.agentrun.model.live.LiveMessage owns and reads). Atomic;
--- idempotent per seq. A threaded run's run_end is not published here: the relay publishes it after the
--- thread script has written the history and released the lock, so a client that sees run_end can go on.
--- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:live:{id} (the run's live channel, a
--- shard channel: declared as a key because in a Redis Cluster SPUBLISH goes to the shard of the run's slot)
+-- appends it to the resume buffer and updates the run's state. Atomic; idempotent per seq. It publishes nothing:
+-- it returns the api nodes that watch the run (the creating node, the run hash's 'node', and those that joined
+-- later, KEYS[3]), and the relay publishes what every run of its batch applied in one message per node
+-- (io.agentrun.model.live.LiveMessage's format), once the batch's scripts have answered, so a threaded run's
+-- run_end reaches a node only after the thread script wrote the history and released the lock.
+-- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:run:{id}:watchers
 -- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
--- ARGV[4] '1': publish run_end here too (the run has no thread)
+-- ARGV[4] unused (kept so the argument layout stays that of earlier relays)
 -- then 11 fields per event, from ARGV[5]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
@@ -15,7 +14,9 @@
 --   run_end: usage JSON
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
--- hole in its attempt's events (ignored: nothing may follow a hole).
+-- hole in its attempt's events (ignored: nothing may follow a hole); then, when any event was applied, the ids
+-- of the api nodes watching the run. A failed write fails the call after the decisions it made are applied (the
+-- batch is read again and those count as applied before; their watchers read them from the buffer).
 local FIELDS = 11
 
 local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3)
@@ -97,30 +98,31 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
 end
 
 local decisions = {}
-local live = {}
+local applied = false
 local failure = nil
 local count = (#ARGV - 4) / FIELDS
 for i = 0, count - 1 do
   local a = 5 + i * FIELDS
-  local kind = ARGV[a + 2]
-  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
+  local decision, err = apply(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
   if decision == -1 then
     failure = err
     break
   end
   decisions[i + 1] = decision
-  if decision == 1 and (kind ~= 'run_end' or ARGV[4] == '1') then
-    if ARGV[a + 9] ~= '' then
-      live[#live + 1] = ARGV[a + 9]
-    end
-    live[#live + 1] = ARGV[a + 1]
-  end
-end
-if #live > 0 then
-  -- What was applied is published even when a later event failed: read again, it counts as applied before.
-  redis.call('SPUBLISH', KEYS[3], table.concat(live, '\n'))
+  applied = applied or decision == 1
 end
 if failure then
   return redis.error_reply(failure)
+end
+if applied then
+  local creator = redis.call('HGET', KEYS[1], 'node')
+  if creator then
+    decisions[#decisions + 1] = creator
+  end
+  for _, node in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    if node ~= creator then
+      decisions[#decisions + 1] = node
+    end
+  end
 end
 return decisions

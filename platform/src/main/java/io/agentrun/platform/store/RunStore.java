@@ -64,6 +64,11 @@ public final class RunStore {
     public static final String CREATED_MS = "created_ms";
     /** Set once an api node saw Kafka acknowledge the run's command: only then may a sweeper produce it again. */
     public static final String SENT = "sent";
+    /**
+     * The api node that created the run and watches its events live (absent for runs nobody streams: background
+     * runs); nodes that join later are in {@code RedisKeys.runWatchers}.
+     */
+    public static final String NODE = "node";
     /** "1" while the run waits for its thread ({@code if_busy=enqueue|interrupt}); its command is not produced yet. */
     public static final String WAITING = "waiting";
 
@@ -105,6 +110,11 @@ public final class RunStore {
      *     ({@link #promote}), and until then no sweeper produces or fails it
      */
     public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting) {
+        createQueued(command, keyFamily, waiting, null);
+    }
+
+    /** @param watcher the api node that streams the run's events to its client, {@code null} when none does */
+    public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting, @Nullable String watcher) {
         String key = RedisKeys.run(command.runId());
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
                 STATUS, RunStatus.QUEUED.wireName(),
@@ -123,6 +133,9 @@ public final class RunStore {
         }
         if (waiting) {
             fields.put(WAITING, "1");
+        }
+        if (watcher != null) {
+            fields.put(NODE, watcher);
         }
         // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
         var async = redis.async();
