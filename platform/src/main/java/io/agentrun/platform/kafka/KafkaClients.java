@@ -21,8 +21,11 @@ import org.springframework.util.backoff.BackOff;
 
 /**
  * Client configuration shared by all services, in one place. Producers (spring-kafka's {@link KafkaTemplate} over
- * one Kafka producer each) are idempotent with {@code acks=all} and a small linger: events are tiny and latency
- * matters more than batching. Consumers in a group are spring-kafka listener containers ({@link #batchContainer}).
+ * one Kafka producer each) are idempotent with {@code acks=all}, no linger and ONE request in flight per broker:
+ * batch while busy, never wait when idle. An idle producer sends a record at once; while its request is in flight,
+ * records accumulate and leave together in the next one, so the number of produce requests follows the broker's
+ * pace, not the number of records (with five in flight, Kafka's default, a burst of deltas left as five small
+ * requests, each a full request's work for the broker, the follower fetches and the relay's fetch). Consumers in a group are spring-kafka listener containers ({@link #batchContainer}).
  */
 public final class KafkaClients {
 
@@ -62,6 +65,7 @@ public final class KafkaClients {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, (int) settings.lingerTime().toMillis());
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,

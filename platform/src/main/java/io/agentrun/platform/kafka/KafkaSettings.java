@@ -10,6 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param replicationFactor   replicas of created topics; -1 takes the broker's default
  * @param createTopics        create missing topics at start-up (turn off where topics are managed elsewhere)
+ * @param lingerTime          how long a producer waits for more records before it sends; 0: records that arrive
+ *                            while a request is in flight are batched anyway ({@link KafkaClients})
  * @param requestTimeout      bound on a produce acknowledgement the caller waits for (api: 503 past it)
  */
 @ConfigurationProperties("agentrun.kafka")
@@ -24,6 +26,6 @@ public record KafkaSettings(
         @DefaultValue("true") boolean createTopics,
         @DefaultValue(Topics.WORKER_SHARE_GROUP) String workerGroup,
         @DefaultValue(Topics.RELAY_GROUP) String relayGroup,
-        @DefaultValue("1ms") Duration lingerTime,
+        @DefaultValue("0ms") Duration lingerTime,
         @DefaultValue("5s") Duration requestTimeout) {
 }
