@@ -131,7 +131,6 @@ final class Pipeline implements AutoCloseable {
         p.put("agentrun.kafka.event-partitions", 4);
         p.put("agentrun.kafka.worker-group", "agentrun-workers." + suffix);
         p.put("agentrun.kafka.relay-group", "agentrun-relays." + suffix);
-        p.put("agentrun.webhooks.consumer-group", "agentrun-webhooks." + suffix);
         p.put("agentrun.webhooks.secret-key", WEBHOOK_SECRET_KEY);
         p.put("agentrun.worker.poll-timeout", "100ms");
         p.put("agentrun.relay.poll-timeout", "100ms");

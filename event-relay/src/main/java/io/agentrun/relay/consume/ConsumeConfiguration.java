@@ -8,6 +8,7 @@ import io.agentrun.state.apply.EventApplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.opentelemetry.api.trace.Tracer;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,8 +26,8 @@ class ConsumeConfiguration {
 
     @Bean
     EventRelay eventRelay(KafkaClients clients, JsonCodec codec, EventApplier applier, MeterRegistry registry, Tracer tracer,
-            RedisConnections redis, RelaySettings settings) {
-        EventRelay relay = new EventRelay(clients, codec, applier, new RelayTelemetry(registry, tracer));
+            RedisConnections redis, RelaySettings settings, List<AfterApply> afterApply) {
+        EventRelay relay = new EventRelay(clients, codec, applier, new RelayTelemetry(registry, tracer), afterApply);
         // Kafka is the record: what a Redis failover dropped is applied again from the topic.
         redis.onTopologyChange(() -> relay.replayAfterTopologyChange(settings.failoverReplay()));
         return relay;

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.BatchConsumerAwareMessageListener;
 
 /**
- * Applies each batch of {@code agentrun.thread-events} to Redis, in partition order, pipelined. It runs in a
+ * Applies each batch of {@code agentrun.thread-events} to Redis, in partition order, pipelined, then hands it to what
+ * else reads the topic ({@link AfterApply}: webhook deliveries), so the topic is read once. It runs in a
  * spring-kafka container ({@link ConsumeConfiguration}): the container commits only batches this returned from, and hands a
  * batch it threw on back to it after a pause, so a batch Redis refused is applied again, never skipped (at-least-once
  * in; the scripts make a second application harmless).
@@ -40,11 +41,13 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
     private final JsonCodec codec;
     private final EventApplier applier;
     private final RelayTelemetry telemetry;
+    private final List<AfterApply> afterApply;
     private final LongAdder failedBatches = new LongAdder();
     private volatile long lag;
 
-    EventRelay(KafkaClients clients, JsonCodec codec, EventApplier applier, RelayTelemetry telemetry) {
+    EventRelay(KafkaClients clients, JsonCodec codec, EventApplier applier, RelayTelemetry telemetry, List<AfterApply> afterApply) {
         super(clients);
+        this.afterApply = List.copyOf(afterApply);
         this.codec = codec;
         this.applier = applier;
         this.telemetry = telemetry;
@@ -106,6 +109,8 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
         boolean applied = false;
         try {
             applyOrRetryOnce(steps, records.size());
+            List<RelayedEvent> all = steps.size() == 1 ? batch : steps.stream().flatMap(step -> step.events().stream()).toList();
+            afterApply.forEach(next -> next.applied(all));
             applied = true;
             telemetry.applied(sentAt, events);
         } finally {

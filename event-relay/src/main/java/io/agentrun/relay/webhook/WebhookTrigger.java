@@ -1,54 +1,51 @@
 package io.agentrun.relay.webhook;
 
 import io.agentrun.model.event.EventData;
-import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
-import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.model.naming.Topics;
-import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.model.webhook.WebhookEndpoint;
 import io.agentrun.model.webhook.WebhookEvents;
 import io.agentrun.model.webhook.WebhookMessage;
-import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.kafka.ReplayableListener;
 import io.agentrun.platform.webhook.WebhookStore;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import io.agentrun.relay.consume.AfterApply;
+import io.agentrun.state.apply.RelayedEvent;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.listener.BatchMessageListener;
 
 /**
- * Reads the event topic in a consumer group of its own (a spring-kafka container, {@link WebhookConfiguration}) and
- * turns every run_end into a delivery for each enabled endpoint of the run's project that subscribed to how it ended
- * (and existed when it ended). Kafka is the record: the container commits a batch only after its deliveries are
- * written and hands a batch that failed back after a pause, so a relay that dies re-reads what it had not recorded (a
- * delivery's id is derived from endpoint, run and event, so reading twice records once).
+ * Turns every run_end of a batch the relay applied into a delivery for each enabled endpoint of the run's project that
+ * subscribed to how it ended (and existed when it ended). It runs in the relay's one pass over the event topic
+ * ({@link AfterApply}): a batch whose deliveries could not be written is handed back and read again (applying it is
+ * idempotent, and so is this: a delivery's id is derived from endpoint, run and event), and the relay's replay after
+ * a Redis failover reads the run_ends again too. Each project's endpoints are read once per batch.
+ *
+ * <p>It used to be a consumer group of its own that read the whole topic a second time: the broker served every event
+ * twice, and the trigger woke for every fetch of a topic that is mostly deltas (docs/performance.md, issue 29).
  */
-final class WebhookTrigger extends ReplayableListener implements BatchMessageListener<String, byte[]> {
+final class WebhookTrigger implements AfterApply {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookTrigger.class);
-    private static final byte[] RUN_END = EventType.RUN_END.wireName().getBytes(StandardCharsets.US_ASCII);
 
     private final WebhookStore store;
     private final JsonCodec codec;
 
-    WebhookTrigger(KafkaClients clients, WebhookStore store, JsonCodec codec) {
-        super(clients);
+    WebhookTrigger(WebhookStore store, JsonCodec codec) {
         this.store = store;
         this.codec = codec;
     }
 
     @Override
-    public void onMessage(List<ConsumerRecord<String, byte[]>> records) {
+    public void applied(List<RelayedEvent> events) {
+        Map<String, List<WebhookEndpoint>> endpointsByProject = new HashMap<>();
         try {
-            for (ConsumerRecord<String, byte[]> record : records) {
-                trigger(record);
+            for (RelayedEvent relayed : events) {
+                if (relayed.event() != null && relayed.event().data() instanceof EventData.RunEnd end) {
+                    trigger(relayed.event(), end, endpointsByProject);
+                }
             }
         } catch (RuntimeException e) {
             log.warn("webhook deliveries not recorded ({}); the batch is read again after a pause", e.getMessage());
@@ -56,32 +53,12 @@ final class WebhookTrigger extends ReplayableListener implements BatchMessageLis
         }
     }
 
-    private void trigger(ConsumerRecord<String, byte[]> record) {
-        if (record.headers().lastHeader(ThreadDeleted.KIND_HEADER) != null || record.value() == null) {
-            return;
-        }
-        Header typeHeader = record.headers().lastHeader(Topics.EVENT_TYPE_HEADER);
-        if (typeHeader != null && !Arrays.equals(typeHeader.value(), RUN_END)) {
-            return; // most records: skipped without decoding (a relay reads every event twice, once for this)
-        }
-        RunEvent event;
-        try {
-            String json = new String(record.value(), StandardCharsets.UTF_8);
-            if (!"run_end".equals(codec.peekHeader(json).type())) {
-                return;
-            }
-            event = codec.decodeEvent(json);
-        } catch (CodecException e) {
-            return; // not an event (the relay logs those): skipped, never read again and again
-        }
-        if (event.type() != EventType.RUN_END || !(event.data() instanceof EventData.RunEnd end)) {
-            return;
-        }
+    private void trigger(RunEvent event, EventData.RunEnd end, Map<String, List<WebhookEndpoint>> endpointsByProject) {
         Optional<String> type = WebhookEvents.of(end.status());
         if (type.isEmpty()) {
             return;
         }
-        List<WebhookEndpoint> endpoints = store.list(event.projectId()).stream()
+        List<WebhookEndpoint> endpoints = endpointsByProject.computeIfAbsent(event.projectId(), store::list).stream()
                 .filter(e -> e.wants(type.get()) && !event.createdAt().isBefore(e.createdAt())).toList();
         if (endpoints.isEmpty()) {
             return;

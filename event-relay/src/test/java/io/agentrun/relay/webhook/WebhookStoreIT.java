@@ -41,8 +41,7 @@ class WebhookStoreIT {
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
         byte[] key = new byte[32];
         WebhookSettings settings = new WebhookSettings(Base64.getEncoder().encodeToString(key), List.of(), Duration.ofSeconds(10),
-                List.of(Duration.ofSeconds(5)), Duration.ofHours(24), 64, 4, Duration.ofSeconds(30), 1000, Duration.ofHours(24),
-                "webhooks-test");
+                List.of(Duration.ofSeconds(5)), Duration.ofHours(24), 64, 4, Duration.ofSeconds(30), 1000, Duration.ofHours(24));
         store = new WebhookStore(redis, new JsonCodec(), settings, Clock.systemUTC());
         projectId = "proj-" + UUID.randomUUID();
         endpoint = store.create(projectId, new NewWebhookEndpoint("https://hooks.example.com/x", null, null, null)).endpoint();

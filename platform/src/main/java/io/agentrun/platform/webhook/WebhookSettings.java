@@ -21,7 +21,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                               {@code timeout}, so a slow but live send is not sent twice
  * @param deliveriesKept         deliveries listed per endpoint (the newest)
  * @param secretGrace            a rotated secret still signs (beside the new one) this long
- * @param consumerGroup          the relays' consumer group for the deliveries (its own offsets on the event topic)
  */
 @ConfigurationProperties("agentrun.webhooks")
 public record WebhookSettings(
@@ -34,8 +33,7 @@ public record WebhookSettings(
         @DefaultValue("4") int maxInFlightPerEndpoint,
         @DefaultValue("30s") Duration claimLease,
         @DefaultValue("1000") int deliveriesKept,
-        @DefaultValue("24h") Duration secretGrace,
-        @DefaultValue("agentrun-webhooks") String consumerGroup) {
+        @DefaultValue("24h") Duration secretGrace) {
 
     public WebhookSettings {
         allowedNetworks = allowedNetworks.stream().filter(n -> !n.isBlank()).map(String::strip).toList();
