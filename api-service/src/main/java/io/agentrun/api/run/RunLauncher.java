@@ -119,6 +119,7 @@ final class RunLauncher {
                 subscription = live.subscribeNew(runId);
             }
             runs.createQueued(command, caller.keyFamily(), claim.mayWait, listened ? live.nodeId() : null);
+            claim.written.await(); // a new thread's writes, sent before the run's: one round trip for both
             if (!mayProduce.test(runId)) {
                 refuse(runId);
                 undo(command, claim, subscription);
@@ -234,9 +235,8 @@ final class RunLauncher {
             RunRequest request) {
         if (threadId == null) {
             String created = Ids.newThreadId();
-            threads.create(created, caller.projectId(), agentId, caller.keyFamily(), request.metadata());
-            threads.tryLock(created, runId);
-            return new ThreadClaim(created, true, false);
+            return new ThreadClaim(created, true, false,
+                    threads.createLocked(created, caller.projectId(), agentId, caller.keyFamily(), request.metadata(), runId));
         }
         ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
         if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
@@ -248,13 +248,13 @@ final class RunLauncher {
                     "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + Echo.of(agentId) + "'");
         }
         if (ifBusy != IfBusy.REJECT) {
-            return new ThreadClaim(threadId, false, true);
+            return new ThreadClaim(threadId, false, true, ThreadStore.PendingWrite.NONE);
         }
         if (!threads.tryLock(threadId, runId)) {
             throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId
                     + " has an active run; wait for its run_end, or ask with if_busy=enqueue or if_busy=interrupt");
         }
-        return new ThreadClaim(threadId, false, false);
+        return new ThreadClaim(threadId, false, false, ThreadStore.PendingWrite.NONE);
     }
 
     /** Takes back the thread lock (or the new thread) and the subscription of a refused run. */
@@ -277,9 +277,12 @@ final class RunLauncher {
         }
     }
 
-    /** @param mayWait the thread is taken, or waited for, once the run is recorded ({@code if_busy} enqueue or interrupt) */
-    private record ThreadClaim(@Nullable String threadId, boolean created, boolean mayWait) {
-        static final ThreadClaim NONE = new ThreadClaim(null, false, false);
+    /**
+     * @param mayWait the thread is taken, or waited for, once the run is recorded ({@code if_busy} enqueue or interrupt)
+     * @param written a new thread's writes, sent and not yet waited for
+     */
+    private record ThreadClaim(@Nullable String threadId, boolean created, boolean mayWait, ThreadStore.PendingWrite written) {
+        static final ThreadClaim NONE = new ThreadClaim(null, false, false, ThreadStore.PendingWrite.NONE);
     }
 
     /** The run's idempotency key was taken over by another request before the run was produced; that one's run stands. */

@@ -47,6 +47,21 @@ public final class LuaScript {
         return bySha.toCompletableFuture();
     }
 
+    /**
+     * Like {@link #run}, without waiting: by SHA, and on {@code NOSCRIPT} by source. Only for a call whose order
+     * against the caller's other commands does not matter (the retry by source runs after them).
+     */
+    public CompletableFuture<Long> callAlone(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
+        return call(redis, keys, args).exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null ? c.getCause() : failure;
+            if (cause instanceof RedisNoScriptException) {
+                RedisFuture<Long> bySource = redis.eval(source, ScriptOutputType.INTEGER, keys, args);
+                return bySource.toCompletableFuture();
+            }
+            return CompletableFuture.failedFuture(cause);
+        });
+    }
+
     /** Like {@link #call}, for a script that returns an array (integers and strings). */
     public CompletableFuture<java.util.List<Object>> callList(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
         RedisFuture<java.util.List<Object>> bySha = redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);

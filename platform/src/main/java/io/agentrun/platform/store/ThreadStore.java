@@ -3,15 +3,16 @@ package io.agentrun.platform.store;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.SetArgs;
-import io.lettuce.core.ZAddArgs;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -85,6 +86,8 @@ public final class ThreadStore {
             return 0
             """;
 
+    private static final LuaScript LOCK = LuaScript.fromResource(ThreadStore.class, "lock-thread.lua");
+
     private final RedisConnections redis;
     private final StateSettings settings;
     private final JsonCodec codec;
@@ -106,15 +109,49 @@ public final class ThreadStore {
 
     /** @param metadata the first run's request metadata, kept with the thread */
     public void create(String threadId, String projectId, String agentId, @Nullable String keyFamily, Map<String, Object> metadata) {
-        String now = Instant.now().toString();
         String key = RedisKeys.thread(threadId);
+        var async = redis.async();
+        async.hset(key, newThreadFields(projectId, agentId, keyFamily, metadata));
+        redis.await(async.pexpire(key, settings.threadRetention().toMillis()), redis.commandTimeout(), "the new thread");
+    }
+
+    /**
+     * A new thread, locked for {@code runId}, in one round trip. Not waited for: the caller sends its other writes
+     * meanwhile and waits for this before anything depends on the thread (its run's command).
+     */
+    public PendingWrite createLocked(String threadId, String projectId, String agentId, @Nullable String keyFamily,
+            Map<String, Object> metadata, String runId) {
+        List<String> args = new ArrayList<>(lockArgs(runId, true));
+        newThreadFields(projectId, agentId, keyFamily, metadata).forEach((name, value) -> {
+            args.add(name);
+            args.add(value);
+        });
+        CompletableFuture<Void> written = LOCK.callAlone(redis.async(), lockThreadKeys(threadId), args.toArray(String[]::new))
+                .thenAccept(locked -> {
+                    if (locked != 1) {
+                        throw new IllegalStateException("a new thread's lock was taken: thread ids collided");
+                    }
+                });
+        return () -> redis.await(written, redis.commandTimeout(), "the new thread");
+    }
+
+    /** Writes sent and not waited for yet. */
+    @FunctionalInterface
+    public interface PendingWrite {
+        PendingWrite NONE = () -> { };
+
+        /** Waits for Redis to have applied them, as a sync call would: a failure is a {@code RedisException}. */
+        void await();
+    }
+
+    private Map<String, String> newThreadFields(String projectId, String agentId, @Nullable String keyFamily, Map<String, Object> metadata) {
+        String now = Instant.now().toString();
         Map<String, String> fields = new java.util.HashMap<>(Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now,
                 METADATA, codec.write(metadata)));
         if (keyFamily != null) {
             fields.put(KEY_FAMILY, keyFamily);
         }
-        redis.sync().hset(key, fields);
-        redis.sync().pexpire(key, settings.threadRetention().toMillis());
+        return fields;
     }
 
     public Optional<ThreadInfo> find(String threadId) {
@@ -125,18 +162,18 @@ public final class ThreadStore {
         return Optional.of(new ThreadInfo(threadId, h.get(PROJECT), h.getOrDefault(AGENT, ""), h.get(KEY_FAMILY)));
     }
 
-    /** Takes the thread for {@code runId}; false when another run holds it. */
+    /** Takes the thread for {@code runId} (one round trip); false when another run holds it. */
     public boolean tryLock(String threadId, String runId) {
-        String ok = redis.sync().set(RedisKeys.threadLock(threadId), runId,
-                SetArgs.Builder.nx().px(settings.threadLockTtl().toMillis()));
-        if (!"OK".equals(ok)) {
-            return false;
-        }
-        redis.sync().hset(RedisKeys.thread(threadId), ACTIVE_RUN, runId);
-        String runs = RedisKeys.threadRuns(threadId);
-        redis.sync().zadd(runs, ZAddArgs.Builder.nx(), (double) System.currentTimeMillis(), runId);
-        redis.sync().pexpire(runs, settings.threadRetention().toMillis());
-        return true;
+        return LOCK.run(redis.sync(), lockThreadKeys(threadId), lockArgs(runId, false).toArray(String[]::new)) == 1;
+    }
+
+    private List<String> lockArgs(String runId, boolean create) {
+        return List.of(runId, Long.toString(settings.threadLockTtl().toMillis()), Long.toString(settings.threadRetention().toMillis()),
+                create ? "1" : "0", Long.toString(System.currentTimeMillis()));
+    }
+
+    private static String[] lockThreadKeys(String threadId) {
+        return new String[] {RedisKeys.thread(threadId), RedisKeys.threadLock(threadId), RedisKeys.threadRuns(threadId)};
     }
 
     /**
