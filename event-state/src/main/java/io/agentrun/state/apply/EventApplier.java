@@ -8,8 +8,6 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.redis.LuaScript;
-import io.agentrun.platform.store.RunStore;
-import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
@@ -114,7 +112,7 @@ public final class EventApplier {
             String threadId = events.get(0).threadId();
             CompletableFuture<Void> previous = threadId == null ? DONE : threadTails.getOrDefault(threadId, DONE);
             CompletableFuture<Void> followed = decided.thenCompose(reply -> previous.thenCompose(
-                    done -> follow(events, reply, fanOut.slot(runSlot, reply.subList(events.size(), reply.size())))));
+                    done -> follow(events, RunScriptReply.of(reply), fanOut, runSlot)));
             if (threadId != null) {
                 threadTails.put(threadId, followed);
             }
@@ -147,11 +145,15 @@ public final class EventApplier {
 
     private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
         RelayedEvent first = events.get(0);
-        List<String> args = new ArrayList<>(4 + events.size() * 11);
+        List<String> args = new ArrayList<>(6 + events.size() * 11);
         args.add(Long.toString(settings.resumeBufferMaxEvents()));
         args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
         args.add(Long.toString(settings.runRetention().toMillis()));
-        args.add("0"); // unused: the relay publishes, not the script
+        RunEvent start = events.stream().map(RelayedEvent::event)
+                .filter(e -> e != null && e.data() instanceof EventData.RunStart).findFirst().orElse(null);
+        args.add(start == null ? "" : start.projectId());
+        args.add(start == null ? "" : start.agentId());
+        args.add(start == null || start.threadId() == null ? "" : start.threadId());
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
@@ -180,11 +182,12 @@ public final class EventApplier {
         args.add(event != null && event.data() instanceof EventData.RunEnd end ? codec.write(end.usage()) : "");
     }
 
-    /** @param watchers where the events this run's script applied are published once the batch is written */
-    private CompletableFuture<Void> follow(List<RelayedEvent> events, List<Object> reply, LiveFanOut.Slot watchers) {
+    /** @param runSlot the run's place in {@code fanOut}, where the events its script applied are published from */
+    private CompletableFuture<Void> follow(List<RelayedEvent> events, RunScriptReply reply, LiveFanOut fanOut, int runSlot) {
+        LiveFanOut.Slot watchers = fanOut.slot(runSlot, reply.watchers());
         List<CompletableFuture<?>> writes = new ArrayList<>(2);
         for (int i = 0; i < events.size(); i++) {
-            long decision = (Long) reply.get(i);
+            long decision = reply.decisions().get(i);
             RelayedEvent relayed = events.get(i);
             if (decision == FENCED) {
                 fenced.increment();
@@ -205,9 +208,6 @@ public final class EventApplier {
             if (event == null) {
                 continue;
             }
-            if (event.data() instanceof EventData.RunStart) {
-                writes.addAll(restoreOwners(event));
-            }
             CompletableFuture<?> threadWritten = DONE;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
@@ -225,39 +225,13 @@ public final class EventApplier {
                     writes.add(threadWritten.thenRun(() -> watchers.add(relayed.traceparent(), relayed.json())));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
-                if (tokens > 0) {
+                if (tokens > 0 && !reply.keyFamily().isEmpty()) {
                     // Also for a run_end applied before: its batch may have failed before the count (counted once per run).
-                    writes.add(countSpend(event, tokens));
+                    writes.add(countSpend(event, reply.keyFamily(), tokens));
                 }
             }
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
-    }
-
-    /**
-     * Who owns the thread and the run, as the api node wrote it; never overwrites what is there. Written again at every
-     * run_start so that state Redis lost (a failover that dropped acknowledged writes, a rebuild from the topic) comes
-     * back from the event alone: without its owners a thread or run is not found by its project.
-     */
-    private List<CompletableFuture<?>> restoreOwners(RunEvent event) {
-        List<CompletableFuture<?>> writes = new ArrayList<>();
-        String run = RedisKeys.run(event.runId());
-        writes.add(redis.hsetnx(run, RunStore.PROJECT, event.projectId()).toCompletableFuture());
-        writes.add(redis.hsetnx(run, RunStore.AGENT, event.agentId()).toCompletableFuture());
-        writes.add(redis.hsetnx(run, RunStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
-        if (event.threadId() != null) {
-            String thread = RedisKeys.thread(event.threadId());
-            writes.add(redis.hsetnx(run, RunStore.THREAD, event.threadId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.PROJECT, event.projectId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.AGENT, event.agentId()).toCompletableFuture());
-            writes.add(redis.hsetnx(thread, ThreadStore.CREATED_AT, event.createdAt().toString()).toCompletableFuture());
-            if (event.data() instanceof EventData.RunStart start) {
-                // the first run_start of the thread comes first in its partition: its metadata is the thread's
-                writes.add(redis.hsetnx(thread, ThreadStore.METADATA, codec.write(start.metadata())).toCompletableFuture());
-            }
-        }
-        writes.add(redis.pexpire(run, settings.runRetention().toMillis()).toCompletableFuture());
-        return writes;
     }
 
     /** A thread's deletion, met in the topic: its state goes, and its late events are ignored from now on. */
@@ -286,21 +260,26 @@ public final class EventApplier {
                 Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
                 Integer.toString(partition),
                 event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0",
-                Long.toString(event.createdAt().toEpochMilli()), Long.toString(settings.threadLockTtl().toMillis()));
+                Long.toString(event.createdAt().toEpochMilli()), Long.toString(settings.threadLockTtl().toMillis()),
+                event.projectId(), event.agentId(),
+                event.data() instanceof EventData.RunStart start ? codec.write(start.metadata()) : "");
     }
 
     /**
-     * Runs started with a publishable key carry its family in their state; their tokens count against its
-     * daily spend cap, on the UTC day the run ended.
+     * Runs started with a publishable key carry its family in their state (the run script reads it); their tokens
+     * count against its daily spend cap, on the UTC day the run ended.
      */
-    private CompletableFuture<Long> countSpend(RunEvent event, long tokens) {
-        return redis.hget(RedisKeys.run(event.runId()), RunStore.KEY_FAMILY).toCompletableFuture().thenCompose(family -> {
-            if (family == null) {
-                return CompletableFuture.completedFuture(0L);
-            }
-            String day = LocalDate.ofInstant(event.createdAt(), ZoneOffset.UTC).toString();
-            return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
-                    event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
-        });
+    private CompletableFuture<Long> countSpend(RunEvent event, String family, long tokens) {
+        String day = LocalDate.ofInstant(event.createdAt(), ZoneOffset.UTC).toString();
+        return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
+                event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
+    }
+
+    /** What the run script answered: a decision per event, the api nodes watching the run, its key family ('' if none). */
+    private record RunScriptReply(List<Long> decisions, List<Object> watchers, String keyFamily) {
+        @SuppressWarnings("unchecked")
+        static RunScriptReply of(List<Object> reply) {
+            return new RunScriptReply((List<Long>) (List<?>) reply.get(0), (List<Object>) reply.get(1), String.valueOf(reply.get(2)));
+        }
     }
 }

@@ -6,16 +6,19 @@
 -- run_end reaches a node only after the thread script wrote the history and released the lock.
 -- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:run:{id}:watchers
 -- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
--- ARGV[4] unused (kept so the argument layout stays that of earlier relays)
--- then 11 fields per event, from ARGV[5]:
+-- ARGV[4] project id   ARGV[5] agent id   ARGV[6] thread id ('' for a one-off run): the run's owners, as the api wrote
+-- them; written again (never overwriting) at every run_start, so a run Redis lost (a failover that dropped acknowledged
+-- writes, a rebuild from the topic) is found by its project again
+-- then 11 fields per event, from ARGV[7]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
 --   run_end: usage JSON
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
--- hole in its attempt's events (ignored: nothing may follow a hole); then, when any event was applied, the ids
--- of the api nodes watching the run. A failed write fails the call after the decisions it made are applied (the
+-- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
+-- the ids of the api nodes watching the run when any event was applied, and the publishable key family whose spend
+-- the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
 -- batch is read again and those count as applied before; their watchers read them from the buffer).
 local FIELDS = 11
 
@@ -97,32 +100,56 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
   return 1
 end
 
+local function restoreOwners(createdAt)
+  redis.call('HSETNX', KEYS[1], 'project_id', ARGV[4])
+  redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[5])
+  redis.call('HSETNX', KEYS[1], 'created_at', createdAt)
+  if ARGV[6] ~= '' then
+    redis.call('HSETNX', KEYS[1], 'thread_id', ARGV[6])
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+
 local decisions = {}
 local applied = false
+local ended = false
 local failure = nil
-local count = (#ARGV - 4) / FIELDS
+local count = (#ARGV - 6) / FIELDS
 for i = 0, count - 1 do
-  local a = 5 + i * FIELDS
-  local decision, err = apply(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
+  local a = 7 + i * FIELDS
+  local kind = ARGV[a + 2]
+  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
   if decision == -1 then
     failure = err
     break
   end
   decisions[i + 1] = decision
   applied = applied or decision == 1
+  if decision == 0 or decision == 1 then
+    if kind == 'run_start' then
+      restoreOwners(ARGV[a + 5])
+    elseif kind == 'run_end' then
+      ended = true
+    end
+  end
 end
 if failure then
   return redis.error_reply(failure)
 end
+local watchers = {}
 if applied then
   local creator = redis.call('HGET', KEYS[1], 'node')
   if creator then
-    decisions[#decisions + 1] = creator
+    watchers[1] = creator
   end
   for _, node in ipairs(redis.call('SMEMBERS', KEYS[3])) do
     if node ~= creator then
-      decisions[#decisions + 1] = node
+      watchers[#watchers + 1] = node
     end
   end
 end
-return decisions
+local family = ''
+if ended then
+  family = redis.call('HGET', KEYS[1], 'key_family') or ''
+end
+return {decisions, watchers, family}

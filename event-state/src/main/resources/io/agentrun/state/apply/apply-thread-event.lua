@@ -9,9 +9,19 @@
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
 -- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
 -- api has not put it there (a rebuild)   ARGV[11] the lock's time to live (ms), for the run it is handed to
+-- ARGV[12] run_start: the project   ARGV[13] run_start: the agent   ARGV[14] run_start: the thread's metadata JSON
+-- (the first run_start of a thread comes first in its partition: its metadata is the thread's)
 -- Returns {1 applied | 0 not, the run the lock was handed to or ''}
 if redis.call('EXISTS', KEYS[5]) == 1 then
   return {0, ''}
+end
+if ARGV[1] == 'run_start' then
+  -- Who owns the thread, as the api wrote it; never overwritten. Written at every run_start, also one applied before,
+  -- so a thread Redis lost (a failover, a rebuild from the topic) is found by its project again.
+  redis.call('HSETNX', KEYS[1], 'project_id', ARGV[12])
+  redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[13])
+  redis.call('HSETNX', KEYS[1], 'created_at', ARGV[4])
+  redis.call('HSETNX', KEYS[1], 'metadata', ARGV[14])
 end
 local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
 if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
