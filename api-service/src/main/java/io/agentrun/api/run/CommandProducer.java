@@ -6,6 +6,7 @@ import io.agentrun.platform.observe.Tracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.kafka.KafkaClients;
+import io.opentelemetry.context.Context;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,9 +15,10 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
- * Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. The template's
- * observation is the send's span, under {@code agentrun.run.enqueue}, and puts its {@code traceparent} in the
- * record's headers, where the worker continues the trace.
+ * Writes run commands to {@code agentrun.run-commands} and waits for the broker's acknowledgement. The
+ * {@code agentrun.run.enqueue} observation (a span and a timer) is the send's; its {@code traceparent} goes in the
+ * record's headers, where the worker continues the trace. The template's own observation (a second span and timer
+ * per run) is off: it was 5 % of an api node's CPU under load (docs/performance.md, issue 29).
  */
 final class CommandProducer implements DisposableBean {
 
@@ -31,14 +33,13 @@ final class CommandProducer implements DisposableBean {
     }
 
     /**
-     * @param observations Spring Boot's: {@code agentrun.run.enqueue} (a span, under the request's, and a timer) and,
-     *                     under it, the template's send, whose span the worker continues
+     * @param observations Spring Boot's: {@code agentrun.run.enqueue} (a span, under the request's, and a timer), whose
+     *                     span the worker continues
      */
     CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, ObservationRegistry observations) {
         this.observations = observations;
         this.producer = clients.template(clientId);
-        producer.setObservationRegistry(observations);
-        producer.setObservationEnabled(true);
+        producer.setMicrometerEnabled(false);
         this.topic = clients.settings().commandsTopic();
         this.codec = codec;
         this.timeoutMs = clients.settings().requestTimeout().toMillis() + 1000;
@@ -51,7 +52,12 @@ final class CommandProducer implements DisposableBean {
                 .highCardinalityKeyValue(Tracing.AGENT_ID.getKey(), command.agentId())
                 .start();
         try (Observation.Scope scope = enqueue.openScope()) {
-            producer.send(new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command))).get(timeoutMs, TimeUnit.MILLISECONDS);
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command));
+            byte[] traceparent = Tracing.traceparent(Context.current());
+            if (traceparent != null) {
+                record.headers().add(Tracing.TRACEPARENT, traceparent);
+            }
+            producer.send(record).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             enqueue.error(e.getCause());
             throw new CommandNotSentException(e.getCause());
