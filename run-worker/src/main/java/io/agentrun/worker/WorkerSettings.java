@@ -8,7 +8,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code agentrun.worker.*}.
  *
  * @param id                 this worker's name in run state and logs; blank = {@code worker-<host>-<pid>}
- * @param maxInFlight        runs executing at once; the worker takes commands only while it has room
+ * @param maxInFlight        runs executing at once; the worker takes commands only while it has room. A run mostly waits
+ *                           on its model's network stream, on a virtual thread, so what limits it is memory (its
+ *                           history, its events in flight) and the lease renewals (one script call per held run per
+ *                           renew interval, pipelined); a fixed 256 queued runs at 1,000 streams (docs/performance.md)
  * @param maxPollRecords     commands taken per poll; the worker polls only when this many runs fit, and the
  *                           broker acquires at most this many for it per fetch
  * @param pollTimeout        longest wait of one poll (a poll returns as soon as a command arrives)
@@ -28,7 +31,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("agentrun.worker")
 public record WorkerSettings(
         @DefaultValue("") String id,
-        @DefaultValue("256") int maxInFlight,
+        @DefaultValue("4096") int maxInFlight,
         @DefaultValue("16") int maxPollRecords,
         @DefaultValue("500ms") Duration pollTimeout,
         @DefaultValue("10m") Duration runTimeout,

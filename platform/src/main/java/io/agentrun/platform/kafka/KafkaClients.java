@@ -99,10 +99,16 @@ public final class KafkaClients {
         return config;
     }
 
-    /** Base consumer settings; the caller adds group, deserializers and mode-specific settings. */
+    /**
+     * Base consumer settings; the caller adds group, deserializers and mode-specific settings. The socket's receive
+     * buffer is the kernel's (autotuned): the client's 64 KiB overflowed on loopback under load, the kernel dropped
+     * segments and the broker resent them after TCP's 200 ms minimum retransmission timeout (the bench's kafka-raw
+     * delivery p99 sat at ~210 ms for that; docs/performance.md).
+     */
     public Map<String, Object> consumer(String clientId, String groupId) {
         Map<String, Object> config = common(clientId);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, -1);
         return config;
     }
 

@@ -6,7 +6,9 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Agent definitions per project, read on every run so a changed definition applies to the next run
@@ -37,7 +39,19 @@ public final class AgentCatalog {
             return Optional.empty();
         }
         String key = RedisKeys.agent(projectId, agentId);
-        String json = redis.sync().get(key);
+        return bind(key, redis.sync().get(key));
+    }
+
+    /** As {@link #find}, without waiting: a caller sends its other reads meanwhile (one round trip for all). */
+    public CompletableFuture<Optional<AgentDefinition>> findAsync(String projectId, String agentId) {
+        if (!AgentDefinition.isValidId(agentId)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        String key = RedisKeys.agent(projectId, agentId);
+        return redis.async().get(key).toCompletableFuture().thenApply(json -> bind(key, json));
+    }
+
+    private Optional<AgentDefinition> bind(String key, @Nullable String json) {
         if (json == null) {
             parsed.remove(key);
             return Optional.empty();

@@ -236,9 +236,16 @@ public final class ThreadStore {
 
     /** The whole history, oldest first: what the next turn's model sees. */
     public List<ChatMessage> history(String threadId) {
-        return redis.sync().lrange(RedisKeys.threadMessages(threadId), 0, -1).stream()
-                .map(json -> codec.read(json, ChatMessage.class))
-                .toList();
+        return decode(redis.sync().lrange(RedisKeys.threadMessages(threadId), 0, -1));
+    }
+
+    /** As {@link #history}, without waiting: a caller sends its other reads meanwhile (one round trip for all). */
+    public CompletableFuture<List<ChatMessage>> historyAsync(String threadId) {
+        return redis.async().lrange(RedisKeys.threadMessages(threadId), 0, -1).toCompletableFuture().thenApply(this::decode);
+    }
+
+    private List<ChatMessage> decode(List<String> messages) {
+        return messages.stream().map(json -> codec.read(json, ChatMessage.class)).toList();
     }
 
     /** Deletes a thread that never got a run (its first command could not be sent). */

@@ -1,6 +1,7 @@
 package io.agentrun.worker.run;
 
 import io.opentelemetry.api.trace.Tracer;
+import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -43,8 +44,8 @@ class RunConfiguration {
 
     @Bean
     RunExecutor runExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock) {
-        return new RunExecutor(ownership, threads, agents, contexts, run, publisher, settings, clock);
+            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis) {
+        return new RunExecutor(ownership, threads, agents, contexts, run, publisher, settings, clock, redis);
     }
 
     @Bean

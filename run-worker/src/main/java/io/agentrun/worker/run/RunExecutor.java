@@ -8,6 +8,7 @@ import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import io.agentrun.model.thread.ChatMessage;
+import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisRetry;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
@@ -25,7 +26,9 @@ import io.agentrun.worker.model.ModelException;
 import io.lettuce.core.RedisException;
 import java.time.Clock;
 import java.util.ArrayList;
+import io.agentrun.model.json.CodecException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +49,11 @@ final class RunExecutor {
     private final EventPublisher publisher;
     private final WorkerSettings settings;
     private final Clock clock;
+    private final RedisConnections redis;
 
     RunExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock) {
+            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis) {
+        this.redis = redis;
         this.ownership = ownership;
         this.threads = threads;
         this.agents = agents;
@@ -103,10 +108,22 @@ final class RunExecutor {
         }
     }
 
+    /** The agent and the thread's history are read in one round trip (both sent, then both awaited). */
     private RunSetup loadSetup(RunCommand command) {
-        AgentDefinition agent = agents.find(command.projectId(), command.agentId())
+        var agent = agents.findAsync(command.projectId(), command.agentId());
+        var history = command.threadId() == null ? CompletableFuture.completedFuture(List.<ChatMessage>of())
+                : threads.historyAsync(command.threadId());
+        try {
+            redis.await(CompletableFuture.allOf(agent, history), redis.commandTimeout(), "the run's agent and history");
+        } catch (RedisException e) {
+            if (e.getCause() instanceof CodecException notRedis) {
+                throw notRedis; // a definition or message that does not bind: reading it again would not help
+            }
+            throw e;
+        }
+        AgentDefinition definition = agent.join()
                 .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
-        return new RunSetup(command, agent, history(command), contexts(command, agent));
+        return new RunSetup(command, definition, withoutThisRun(command, history.join()), contexts(command, definition));
     }
 
     /**
@@ -114,11 +131,8 @@ final class RunExecutor {
      * answer already (its message_final was applied before it died; the relay takes them back only when this
      * attempt's run_start is applied): the model must not see them.
      */
-    private List<ChatMessage> history(RunCommand command) {
-        if (command.threadId() == null) {
-            return List.of();
-        }
-        return threads.history(command.threadId()).stream().filter(message -> !command.runId().equals(message.runId())).toList();
+    private static List<ChatMessage> withoutThisRun(RunCommand command, List<ChatMessage> history) {
+        return history.stream().filter(message -> !command.runId().equals(message.runId())).toList();
     }
 
     private RunContexts contexts(RunCommand command, AgentDefinition agent) {
