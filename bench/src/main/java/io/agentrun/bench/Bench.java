@@ -145,9 +145,10 @@ public final class Bench {
         say(String.format("%-9s %-10s %5d streams, %s", transport.name(), kind, concurrency,
                 delay > 0 ? delay + " ms between deltas" : "no pause"));
         Phase.Figures figures = Load.drive(transport, concurrency, options.duration(), ramp);
-        Phase phase = new Phase(transport.name(), kind, concurrency, delay, figures, stats.stop(), Conditions.currentLoadAverage());
+        Phase phase = Phase.of(transport.name(), kind, concurrency, delay, figures, stats.stop(), Conditions.currentLoadAverage());
         say("  " + Report.line(phase));
         say(Report.processes(phase));
+        say(Report.cpu(phase));
         return phase;
     }
 

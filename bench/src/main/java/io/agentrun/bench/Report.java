@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** The results of one bench: JSON for the record, a table and ratios for people, and the summary line. */
 record Report(Conditions conditions, BenchOptions options, int eventsPerRun, List<Phase> phases) {
@@ -26,7 +27,7 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                 "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %-9s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
                 "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "start p50", "errors lost dup stuck"));
         for (Phase phase : phases) {
-            out.append(line(phase)).append('\n').append(processes(phase)).append('\n');
+            out.append(line(phase)).append('\n').append(processes(phase)).append('\n').append(cpu(phase)).append('\n');
         }
         return out.toString();
     }
@@ -40,11 +41,27 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                 + (f.errorMessages().isEmpty() ? "" : "  " + f.errorMessages());
     }
 
-    /** CPU (cores) and peak resident memory of each process during the phase. */
+    /** CPU (cores, and µs per event and per run) and peak resident memory of each process during the phase. */
     static String processes(Phase phase) {
         return phase.processes().stream()
-                .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %.0f MiB", u.process(), u.cpuCores(), u.peakRssMib()))
+                .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %s/%s µs/ev/run %.0f MiB", u.process(), u.cpuCores(),
+                        micros(share(phase, u.process()).microsPerEvent()), micros(share(phase, u.process()).microsPerRun()), u.peakRssMib()))
                 .collect(Collectors.joining(", ", "    ", "; load " + phase.loadAverage()));
+    }
+
+    /** The phase's CPU per event and per run over the processes its mode runs on. */
+    static String cpu(Phase phase) {
+        return String.format(Locale.ROOT, "    cpu µs/event (%s): %s  /run: %s", phase.cpu().label(phase.mode()),
+                micros(phase.cpu().microsPerEvent()), micros(phase.cpu().microsPerRun()));
+    }
+
+    private static CpuCost.Share share(Phase phase, String process) {
+        return phase.cpu().processes().stream().filter(s -> s.process().equals(process)).findFirst()
+                .orElse(new CpuCost.Share(process, null, null));
+    }
+
+    private static String micros(@Nullable Double micros) {
+        return micros == null ? "n/a" : String.format(Locale.ROOT, "%.0f", micros);
     }
 
     /** pipeline ÷ baseline for each figure, per point. */
