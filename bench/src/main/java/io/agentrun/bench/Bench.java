@@ -58,7 +58,7 @@ public final class Bench {
     private void run() throws Exception {
         String stamp = Instant.now().toString().replaceAll("[:.]", "-");
         Path jfrDir = options.jfr() ? options.out().resolve("jfr-" + stamp) : null;
-        Conditions conditions = Conditions.now(options);
+        Conditions conditions = Conditions.now(options.forTheRecord());
         List<URI> apis = options.targets();
         String key = options.key();
         String kafka = options.kafka();
@@ -93,7 +93,8 @@ public final class Bench {
                 }
             }
         }
-        Report report = new Report(conditions, options, script.eventsPerRun(), phases);
+        Report report = new Report(conditions, options.forTheRecord(), script.eventsPerRun(), redis == null ? "unknown" : appendFsync(redis),
+                phases);
         Path json = report.write(codec, options.out(), stamp);
         System.out.println();
         System.out.println(report.table());
@@ -106,7 +107,20 @@ public final class Bench {
             stopStack(); // JFR writes its recordings when the JVMs exit
             System.out.println("profiles: " + jfrDir + "  (jfr print --events jdk.ExecutionSample FILE | jfr summary FILE)");
         }
+        System.out.println(conditions.git().describe());
         System.out.println(report.summary());
+    }
+
+    /** The stack's Redis durability, as the server says (the bench's own stack: {@link Stack#REDIS_FSYNC}). */
+    private static String appendFsync(String redisUrl) {
+        RedisClient client = RedisClient.create(redisUrl);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().configGet("appendonly", "appendfsync").toString();
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")"; // a managed Redis may refuse CONFIG
+        } finally {
+            client.shutdown();
+        }
     }
 
     /**

@@ -18,10 +18,14 @@ import org.jspecify.annotations.Nullable;
  * @param jitWarmup    load before the first phase, so every JVM (the stack's and the bench's own) has compiled its
  *                     hot code: services run warm in production, and a cold JIT costs the pipeline's five JVMs
  *                     far more than the one-class baselines
+ * @param args         the command line as given, for the record (a key's value redacted)
  */
 record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration duration, Duration warmup, Duration jitWarmup, List<String> modes,
         List<String> kinds, int words, int wordsPerDelta, long delayMs, int apis, int workers, int relays, boolean jfr,
-        List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label) {
+        List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label,
+        List<String> args) {
+
+    private static final String REDACTED = "<redacted>";
 
     static final String USAGE = """
             usage: ./agentrun bench [--quick | --sweep] [options]
@@ -118,7 +122,23 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         }
         return new BenchOptions(home, out != null ? out : home.resolve("bench").resolve("results"), concurrency, duration, warmup,
                 jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,
-                label == null ? "run" : label);
+                label == null ? "run" : label, redacted(args));
+    }
+
+    /** These options without the secret key, for results that are committed. */
+    BenchOptions forTheRecord() {
+        return new BenchOptions(home, out, concurrency, duration, warmup, jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis,
+                workers, relays, jfr, targets, key == null ? null : REDACTED, project, kafka, redis, label, args);
+    }
+
+    private static List<String> redacted(String[] args) {
+        List<String> kept = new ArrayList<>(List.of(args));
+        for (int i = 1; i < kept.size(); i++) {
+            if (kept.get(i - 1).equals("--key")) {
+                kept.set(i, REDACTED);
+            }
+        }
+        return List.copyOf(kept);
     }
 
     private static String need(String option, @Nullable String value) {

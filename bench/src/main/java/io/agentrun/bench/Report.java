@@ -10,16 +10,24 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
-/** The results of one bench: JSON for the record, a table and ratios for people, and the summary line. */
-record Report(Conditions conditions, BenchOptions options, int eventsPerRun, List<Phase> phases) {
+/**
+ * The results of one bench: JSON for the record, a table and ratios for people, and the summary line.
+ *
+ * @param redisAppendFsync the Redis durability the phases ran with, as {@code CONFIG GET} reported it
+ */
+record Report(Conditions conditions, BenchOptions options, int eventsPerRun, String redisAppendFsync, List<Phase> phases) {
 
     private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw");
 
     Path write(JsonCodec codec, Path dir, String stamp) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(stamp + "-" + options.label() + ".json");
-        Files.writeString(file, codec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(this));
+        Files.writeString(file, json(codec));
         return file;
+    }
+
+    String json(JsonCodec codec) {
+        return codec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(this);
     }
 
     String table() {
