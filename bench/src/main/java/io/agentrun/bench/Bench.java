@@ -84,7 +84,7 @@ public final class Bench {
                 for (String mode : options.modes()) {
                     Transport transport = transport(mode, delay, apis, key, kafka, redis);
                     if (transport == null) {
-                        say("skipping " + mode + ": no " + (mode.equals("kafka-raw") ? "--kafka" : "--redis") + " given");
+                        say("skipping " + mode + ": no --kafka or --redis given");
                         continue;
                     }
                     try (transport) {
@@ -176,6 +176,7 @@ public final class Bench {
             case "direct" -> new DirectTransport(new DirectServer(script, delay), body);
             case "kafka-raw" -> kafka == null ? null : new KafkaRawTransport(kafka, script, delay, 1);
             case "redis-raw" -> redis == null ? null : new RedisRawTransport(redis, script, delay);
+            case "hops-raw" -> kafka == null || redis == null ? null : new HopsRawTransport(kafka, redis, script, delay, 1, body);
             case "share-raw" -> kafka == null ? null : new ShareRawTransport(kafka, delay * (script.eventsPerRun() - 3), shareOverrides());
             default -> throw new IllegalArgumentException(mode);
         };

@@ -54,7 +54,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         Duration duration = Duration.ofSeconds(10);
         Duration warmup = Duration.ofSeconds(3);
         Duration jitWarmup = Duration.ofSeconds(60);
-        List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw");
+        List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw");
         List<String> kinds = List.of("throughput", "latency");
         int words = 20;
         int wordsPerDelta = 2;
@@ -116,7 +116,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
             throw new IllegalArgumentException("--target needs --key (a secret key of --project)");
         }
         List<String> unknown = new ArrayList<>(modes);
-        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "share-raw"));
+        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw", "share-raw"));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown modes " + unknown);
         }

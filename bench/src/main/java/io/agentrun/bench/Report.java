@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 record Report(Conditions conditions, BenchOptions options, int eventsPerRun, String redisAppendFsync, List<Phase> phases) {
 
-    private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw");
+    private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw", "hops-raw");
+    /** hops-raw is tight when it moves at least this share of what its two hops, run one after the other, could. */
+    static final double TIGHT = 0.5;
 
     Path write(JsonCodec codec, Path dir, String stamp) throws IOException {
         Files.createDirectories(dir);
@@ -88,7 +90,37 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Str
                         ratio(pipeline.figures().delivery().p99(), base.figures().delivery().p99()))));
             }
         }
+        List<String> checks = phases.stream().filter(p -> p.mode().equals("hops-raw")).flatMap(p -> tightness(p).stream()).toList();
+        if (!checks.isEmpty()) {
+            out.append("hops-raw against its two hops alone, H = 1 / (1/kafka-raw + 1/redis-raw) events/s\n");
+            checks.forEach(check -> out.append(check).append('\n'));
+        }
         return out.toString();
+    }
+
+    /**
+     * hops-raw against the harmonic combination of its two hops measured alone, H = 1 / (1/kafka-raw + 1/redis-raw):
+     * the events/s of a program that spent each hop's whole cost per event, one after the other. A hops-raw below
+     * half of it does more than the two hops need, and is no limit of the design. Paced phases are bound by the
+     * offered load (every mode near the same events/s), so their ratio says nothing.
+     */
+    Optional<String> tightness(Phase hops) {
+        Optional<Phase> kafka = find("kafka-raw", hops.kind(), hops.concurrency());
+        Optional<Phase> redis = find("redis-raw", hops.kind(), hops.concurrency());
+        if (kafka.isEmpty() || redis.isEmpty()) {
+            return Optional.empty();
+        }
+        double k = kafka.get().figures().eventsPerSecond();
+        double r = redis.get().figures().eventsPerSecond();
+        double h = harmonic(k, r);
+        double ratio = ratio(hops.figures().eventsPerSecond(), h);
+        return Optional.of(String.format(Locale.ROOT, "  %-10s %5d streams hops-raw %.0f events/s = %.2fx H(kafka-raw %.0f, redis-raw %.0f) = %.0f: %s",
+                hops.kind(), hops.concurrency(), hops.figures().eventsPerSecond(), ratio, k, r, h,
+                hops.delayMs() > 0 ? "paced, not a check" : ratio >= TIGHT ? "tight (>= " + TIGHT + "x)" : "NOT tight (< " + TIGHT + "x)"));
+    }
+
+    static double harmonic(double a, double b) {
+        return a <= 0 || b <= 0 ? 0 : a * b / (a + b); // = 1 / (1/a + 1/b)
     }
 
     /**

@@ -43,6 +43,55 @@ class ReportTest {
     }
 
     @Test
+    void harmonicCombinationOfTwoHops() {
+        assertThat(Report.harmonic(100_000, 100_000)).isEqualTo(50_000.0);
+        assertThat(Report.harmonic(200_000, 50_000)).isEqualTo(40_000.0);
+        assertThat(Report.harmonic(0, 50_000)).isZero();
+    }
+
+    @Test
+    void hopsRawIsTightFromHalfTheHarmonicOfItsHops() {
+        Report report = report(phase("kafka-raw", 0, 200_000), phase("redis-raw", 0, 50_000), phase("hops-raw", 0, 20_000));
+        assertThat(report.tightness(report.phases().get(2))).hasValueSatisfying(line -> assertThat(line)
+                .contains("hops-raw 20000 events/s = 0.50x H(kafka-raw 200000, redis-raw 50000) = 40000: tight (>= 0.5x)"));
+        Report slow = report(phase("kafka-raw", 0, 200_000), phase("redis-raw", 0, 50_000), phase("hops-raw", 0, 19_999));
+        assertThat(slow.tightness(slow.phases().get(2))).hasValueSatisfying(line -> assertThat(line).contains("NOT tight"));
+        assertThat(slow.ratios()).contains("NOT tight");
+    }
+
+    @Test
+    void pacedPhasesAreNoCheckOfTightness() {
+        Report report = report(phase("kafka-raw", 50, 1_000), phase("redis-raw", 50, 1_000), phase("hops-raw", 50, 1_000));
+        assertThat(report.tightness(report.phases().get(2))).hasValueSatisfying(line -> assertThat(line).endsWith("paced, not a check"));
+    }
+
+    @Test
+    void noTightnessWithoutBothHops() {
+        Report report = report(phase("kafka-raw", 0, 1_000), phase("hops-raw", 0, 1_000));
+        assertThat(report.tightness(report.phases().get(1))).isEmpty();
+    }
+
+    @Test
+    void theSummaryLineComparesThePipelineWithHopsRawToo() {
+        Report report = report(phase("pipeline", 0, 5_000), phase("direct", 0, 100_000), phase("hops-raw", 0, 25_000));
+        assertThat(report.summary()).startsWith("pipeline 0.05x direct, 0.20x hops-raw events/s");
+        assertThat(report.ratios()).contains("vs hops-raw   events/s 0.20x");
+    }
+
+    private static Report report(Phase... phases) {
+        BenchOptions options = BenchOptions.parse(new String[] {"--concurrency", "50"});
+        return new Report(new Conditions(Instant.EPOCH, 2, "1", "java", 1, "", new GitState("c", false, List.of())), options, 14, "x",
+                List.of(phases));
+    }
+
+    private static Phase phase(String mode, long delayMs, double eventsPerSecond) {
+        Samples.Percentiles none = Samples.Percentiles.EMPTY;
+        Phase.Figures figures = new Phase.Figures(1, 1, 14, 1, (long) eventsPerSecond, eventsPerSecond, eventsPerSecond / 14, none, none,
+                none, 0, 0, 0, 0, 0, java.util.Map.of());
+        return Phase.of(mode, delayMs > 0 ? "latency" : "throughput", 50, delayMs, figures, List.of(), "1");
+    }
+
+    @Test
     void theSummaryBlockNamesTheCommit() {
         assertThat(new GitState("8d51656", false, List.of()).describe()).isEqualTo("commit 8d51656, working tree clean");
         assertThat(new GitState("8d51656", true, List.of("M a", "?? b")).describe())
