@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * Options of {@code ./agentrun bench}.
  *
  * @param concurrency  the concurrency points, one measured after the other
- * @param kinds        {@code throughput} (no pause between deltas) and/or {@code latency} (paced deltas)
+ * @param kinds        {@code throughput} (no pause between deltas), {@code latency} (paced deltas), {@code runs} (no
+ *                     pause, the scripted model's smallest run: CPU per run with as few events as it can have)
  * @param delayMs      pause before each delta in latency phases, like a model's pace
  * @param targets      api nodes of a running stack; empty = start a local stack
  * @param jitWarmup    load before the first phase, so every JVM (the stack's and the bench's own) has compiled its
@@ -26,19 +27,27 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         List<String> args) {
 
     private static final String REDACTED = "<redacted>";
+    static final List<String> KINDS = List.of("throughput", "latency", "runs");
 
     static final String USAGE = """
             usage: ./agentrun bench [--quick | --sweep] [options]
-              --quick                    one point, 50 streams, 5 s phases (about 3 minutes with the stack start and JIT warm-up)
+              --quick                    one point, 50 streams, 5 s phases (about 5 minutes with the stack start and JIT warm-up)
               --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
               --concurrency N[,M…]       concurrent streams (default 100)
-              --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
+              --duration 10s             the measured window of each phase, after the ramp (clients start 2 ms apart, at most 5 s);
+                                         --warmup 3s  unmeasured runs first (20 clients)
               --jit-warmup 60s           load before the first phase (pipeline: all of it, each baseline a quarter), so the JVMs have compiled
                                          their hot code (0s: measure cold JVMs)
-              --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
+              --modes pipeline,direct,kafka-raw,redis-raw,hops-raw[,share-raw]
+                                         hops-raw: HTTP → Kafka → one consumer → Redis stream + pub/sub → SSE, no per-run state
                                          share-raw: the command hop alone (a share consumer accepting each command
                                          on pick-up; -Dbench.share-hold=true holds it with RENEW for the run's
                                          length, the first design); try settings with -Dbench.share.NAME=VALUE
+                                         kafka-raw, hops-raw: try consumer settings with -Dbench.kafka.NAME=VALUE
+              --kinds throughput,latency,runs
+                                         throughput: no pause between deltas; latency: --delay-ms before each delta;
+                                         runs: no pause, the smallest run the scripted model streams (4 events): CPU per run
+              --events-per-run 14        events of each throughput and latency run (at least 4); sets --words and --words-per-delta
               --words 20                 words of the query (the reply is 2 longer);  --words-per-delta 2
               --delay-ms 50              pause before each delta in latency phases
               --apis N --workers N --relays N   the local stack's size (default 1 each)
@@ -55,7 +64,7 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         Duration warmup = Duration.ofSeconds(3);
         Duration jitWarmup = Duration.ofSeconds(60);
         List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw");
-        List<String> kinds = List.of("throughput", "latency");
+        List<String> kinds = KINDS;
         int words = 20;
         int wordsPerDelta = 2;
         long delayMs = 50;
@@ -98,6 +107,11 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
                 case "--kinds" -> kinds = List.of(need(args[i], value).split(","));
                 case "--words" -> words = positive(args[i], value);
                 case "--words-per-delta" -> wordsPerDelta = positive(args[i], value);
+                case "--events-per-run" -> {
+                    Script.Size size = Script.Size.of(positive(args[i], value));
+                    words = size.words();
+                    wordsPerDelta = size.wordsPerDelta();
+                }
                 case "--delay-ms" -> delayMs = Long.parseLong(need(args[i], value));
                 case "--apis" -> apis = positive(args[i], value);
                 case "--workers" -> workers = positive(args[i], value);
@@ -119,6 +133,9 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw", "share-raw"));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown modes " + unknown);
+        }
+        if (!KINDS.containsAll(kinds)) {
+            throw new IllegalArgumentException("kinds are " + String.join(", ", KINDS) + ", not " + kinds);
         }
         return new BenchOptions(home, out != null ? out : home.resolve("bench").resolve("results"), concurrency, duration, warmup,
                 jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,

@@ -8,17 +8,18 @@ import java.util.TreeMap;
  * One measured phase: a transport, a concurrency and a pace, with what the clients saw and what each
  * process of the stack spent meanwhile.
  *
+ * @param eventsPerRun the events of each of its runs (run_start, deltas, message_final, run_end)
  * @param cpu what the phase cost in CPU per event and per run, per process and over the mode's processes
  * @param loadAverage {@code /proc/loadavg} at the end of the phase: how busy the machine was (others share it)
  * @param kind {@code throughput} (no pause between deltas: how many events/s get through) or
  *             {@code latency} (deltas paced like a model: how long each event takes)
  */
-record Phase(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes,
-        CpuCost cpu, String loadAverage) {
+record Phase(String mode, String kind, int concurrency, long delayMs, int eventsPerRun, Figures figures,
+        List<ProcessStats.Usage> processes, CpuCost cpu, String loadAverage) {
 
-    static Phase of(String mode, String kind, int concurrency, long delayMs, Figures figures, List<ProcessStats.Usage> processes,
-            String loadAverage) {
-        return new Phase(mode, kind, concurrency, delayMs, figures, processes,
+    static Phase of(String mode, String kind, int concurrency, long delayMs, int eventsPerRun, Figures figures,
+            List<ProcessStats.Usage> processes, String loadAverage) {
+        return new Phase(mode, kind, concurrency, delayMs, eventsPerRun, figures, processes,
                 CpuCost.of(mode, processes, figures.events(), figures.runs()), loadAverage);
     }
 

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param redisAppendFsync the Redis durability the phases ran with, as {@code CONFIG GET} reported it
  */
-record Report(Conditions conditions, BenchOptions options, int eventsPerRun, String redisAppendFsync, List<Phase> phases) {
+record Report(Conditions conditions, BenchOptions options, String redisAppendFsync, List<Phase> phases) {
 
     private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw", "hops-raw");
     /** hops-raw is tight when it moves at least this share of what its two hops, run one after the other, could. */
@@ -125,7 +125,8 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Str
 
     /**
      * One line, last: events/s against each baseline from the throughput phase, latencies from the latency
-     * phase, at the highest concurrency measured; lost and duplicated over every pipeline phase.
+     * phase, CPU per event over the pipeline's processes from the throughput phase and per run from the runs phase
+     * (the fewest events a run has), at the highest concurrency measured; lost and duplicated over every pipeline phase.
      */
     String summary() {
         int top = phases.stream().mapToInt(Phase::concurrency).max().orElse(0);
@@ -143,8 +144,15 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Str
                 l.figures().ttfe().p50(),
                 find("direct", l.kind(), top).map(d -> String.format(Locale.ROOT, " (direct %.1f ms)", d.figures().ttfe().p50())).orElse(""),
                 l.figures().delivery().p99())).orElse("no pipeline phase");
-        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams; lost %d, duplicated %d, errors %d",
-                vs, latencies, top, lost, duplicated, errors);
+        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams;%s lost %d, duplicated %d, errors %d",
+                vs, latencies, top, cpuSummary(throughput, find("pipeline", "runs", top)), lost, duplicated, errors);
+    }
+
+    private static String cpuSummary(Optional<Phase> throughput, Optional<Phase> runs) {
+        Optional<String> perEvent = throughput.map(t -> t.cpu().microsPerEvent()).map(m -> micros(m) + " µs/event");
+        Optional<String> perRun = runs.map(r -> micros(r.cpu().microsPerRun()) + " µs/run of " + r.eventsPerRun() + " events");
+        List<String> parts = java.util.stream.Stream.of(perEvent, perRun).flatMap(Optional::stream).toList();
+        return parts.isEmpty() ? "" : " cpu (pipeline processes) " + String.join(", ", parts) + ";";
     }
 
     Optional<Phase> find(String mode, String kind, int concurrency) {

@@ -20,7 +20,7 @@ class ReportTest {
         BenchOptions options = BenchOptions.parse(ARGS).forTheRecord();
         Conditions conditions = new Conditions(Instant.EPOCH, 2, "1.00", "java", 1024, options.toString(),
                 new GitState("8d51656c0ffee", true, List.of("?? bench/results/new.json")));
-        JsonNode json = codec.mapper().readTree(new Report(conditions, options, 14, "{appendfsync=everysec}", List.of()).json(codec));
+        JsonNode json = codec.mapper().readTree(new Report(conditions, options, "{appendfsync=everysec}", List.of()).json(codec));
 
         assertThat(json.at("/conditions/git/commit").asString()).isEqualTo("8d51656c0ffee");
         assertThat(json.at("/conditions/git/dirty").asBoolean()).isTrue();
@@ -39,7 +39,7 @@ class ReportTest {
         BenchOptions recorded = options.forTheRecord();
         Conditions conditions = new Conditions(Instant.EPOCH, 2, "1.00", "java", 1024, recorded.toString(),
                 new GitState("c", false, List.of()));
-        assertThat(new Report(conditions, recorded, 14, "x", List.of()).json(codec)).doesNotContain("ar_sk_secret").contains("<redacted>");
+        assertThat(new Report(conditions, recorded, "x", List.of()).json(codec)).doesNotContain("ar_sk_secret").contains("<redacted>");
     }
 
     @Test
@@ -78,17 +78,31 @@ class ReportTest {
         assertThat(report.ratios()).contains("vs hops-raw   events/s 0.20x");
     }
 
+    @Test
+    void theSummaryLineGivesThePipelinesCpuPerEventAndPerShortestRun() {
+        List<ProcessStats.Usage> usages = List.of(new ProcessStats.Usage("api-1", 1, 0, 600_000, 0),
+                new ProcessStats.Usage("kafka", 2, 0, 200_000, 0), new ProcessStats.Usage("bench", 3, 0, 900_000, 0));
+        Phase throughput = Phase.of("pipeline", "throughput", 50, 0, 14, figures(1_000, 1_000, 100), usages, "1");
+        Phase runs = Phase.of("pipeline", "runs", 50, 0, 4, figures(400, 400, 100), usages, "1");
+        assertThat(report(throughput, runs).summary())
+                .contains("at 50 streams; cpu (pipeline processes) 800 µs/event, 8000 µs/run of 4 events; lost 0");
+    }
+
     private static Report report(Phase... phases) {
         BenchOptions options = BenchOptions.parse(new String[] {"--concurrency", "50"});
-        return new Report(new Conditions(Instant.EPOCH, 2, "1", "java", 1, "", new GitState("c", false, List.of())), options, 14, "x",
+        return new Report(new Conditions(Instant.EPOCH, 2, "1", "java", 1, "", new GitState("c", false, List.of())), options, "x",
                 List.of(phases));
     }
 
     private static Phase phase(String mode, long delayMs, double eventsPerSecond) {
+        return Phase.of(mode, delayMs > 0 ? "latency" : "throughput", 50, delayMs, 14, figures(eventsPerSecond, 14, 1), List.of(), "1");
+    }
+
+    /** A one-second window's figures with no latencies. */
+    private static Phase.Figures figures(double eventsPerSecond, long events, long runs) {
         Samples.Percentiles none = Samples.Percentiles.EMPTY;
-        Phase.Figures figures = new Phase.Figures(1, 1, 14, 1, (long) eventsPerSecond, eventsPerSecond, eventsPerSecond / 14, none, none,
-                none, 0, 0, 0, 0, 0, java.util.Map.of());
-        return Phase.of(mode, delayMs > 0 ? "latency" : "throughput", 50, delayMs, figures, List.of(), "1");
+        return new Phase.Figures(1, runs, events, runs, (long) eventsPerSecond, eventsPerSecond, runs, none, none, none, 0, 0, 0, 0, 0,
+                java.util.Map.of());
     }
 
     @Test
