@@ -53,10 +53,14 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
 
     /** CPU (cores, and µs per event and per run) and peak resident memory of each process during the phase. */
     static String processes(Phase phase) {
-        return phase.processes().stream()
-                .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %s/%s µs/ev/run %.0f MiB", u.process(), u.cpuCores(),
-                        micros(share(phase, u.process()).microsPerEvent()), micros(share(phase, u.process()).microsPerRun()), u.peakRssMib()))
+        return phase.processes().stream().map(u -> usage(phase, u))
                 .collect(Collectors.joining(", ", "    ", "; load " + phase.loadAverage()));
+    }
+
+    private static String usage(Phase phase, ProcessStats.Usage usage) {
+        CpuCost.Share share = share(phase, usage.process());
+        return String.format(Locale.ROOT, "%s %.2f cpu %s/%s µs/ev/run %.0f MiB", usage.process(), usage.cpuCores(),
+                micros(share.microsPerEvent()), micros(share.microsPerRun()), usage.peakRssMib());
     }
 
     /** The phase's CPU per event and per run over the processes its mode runs on. */
