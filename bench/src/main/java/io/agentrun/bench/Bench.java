@@ -25,15 +25,30 @@ public final class Bench {
 
     static final String BURST_AGENT = "bench-burst";
     static final String PACED_AGENT = "bench-paced";
+    static final String SHORTEST_AGENT = "bench-shortest";
 
     private final BenchOptions options;
     private final JsonCodec codec = new JsonCodec();
     private final Script script;
+    private final Script shortest;
     private @Nullable Stack stack;
 
     private Bench(BenchOptions options) {
         this.options = options;
         this.script = new Script(codec, options.words(), options.wordsPerDelta());
+        this.shortest = new Script(codec, Script.Size.of(Script.FEWEST_EVENTS));
+    }
+
+    /** What a phase kind runs: its pace, its script, and the pipeline's agent that streams the same. */
+    private record Runs(long delayMs, Script script, String agent) {
+    }
+
+    private Runs runs(String kind) {
+        return switch (kind) {
+            case "latency" -> new Runs(options.delayMs(), script, PACED_AGENT);
+            case "runs" -> new Runs(0, shortest, SHORTEST_AGENT);
+            default -> new Runs(0, script, BURST_AGENT);
+        };
     }
 
     public static void main(String[] args) throws Exception {
@@ -58,7 +73,7 @@ public final class Bench {
     private void run() throws Exception {
         String stamp = Instant.now().toString().replaceAll("[:.]", "-");
         Path jfrDir = options.jfr() ? options.out().resolve("jfr-" + stamp) : null;
-        Conditions conditions = Conditions.now(options);
+        Conditions conditions = Conditions.now(options.forTheRecord());
         List<URI> apis = options.targets();
         String key = options.key();
         String kafka = options.kafka();
@@ -80,20 +95,20 @@ public final class Bench {
         List<Phase> phases = new ArrayList<>();
         for (int concurrency : options.concurrency()) {
             for (String kind : options.kinds()) {
-                long delay = kind.equals("latency") ? options.delayMs() : 0;
+                Runs runs = runs(kind);
                 for (String mode : options.modes()) {
-                    Transport transport = transport(mode, delay, apis, key, kafka, redis);
+                    Transport transport = transport(mode, runs, apis, key, kafka, redis);
                     if (transport == null) {
-                        say("skipping " + mode + ": no " + (mode.equals("kafka-raw") ? "--kafka" : "--redis") + " given");
+                        say("skipping " + mode + ": no --kafka or --redis given");
                         continue;
                     }
                     try (transport) {
-                        phases.add(measure(transport, kind, concurrency, delay));
+                        phases.add(measure(transport, kind, concurrency, runs));
                     }
                 }
             }
         }
-        Report report = new Report(conditions, options, script.eventsPerRun(), phases);
+        Report report = new Report(conditions, options.forTheRecord(), redis == null ? "unknown" : appendFsync(redis), phases);
         Path json = report.write(codec, options.out(), stamp);
         System.out.println();
         System.out.println(report.table());
@@ -106,7 +121,20 @@ public final class Bench {
             stopStack(); // JFR writes its recordings when the JVMs exit
             System.out.println("profiles: " + jfrDir + "  (jfr print --events jdk.ExecutionSample FILE | jfr summary FILE)");
         }
+        System.out.println(conditions.git().describe());
         System.out.println(report.summary());
+    }
+
+    /** The stack's Redis durability, as the server says (the bench's own stack: {@link Stack#REDIS_FSYNC}). */
+    private static String appendFsync(String redisUrl) {
+        RedisClient client = RedisClient.create(redisUrl);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().configGet("appendonly", "appendfsync").toString();
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")"; // a managed Redis may refuse CONFIG
+        } finally {
+            client.shutdown();
+        }
     }
 
     /**
@@ -122,7 +150,7 @@ public final class Bench {
         List<String> modes = options.modes().stream().filter(m -> !m.equals("share-raw")).toList();
         say("warming the JVMs: " + options.jitWarmup().toSeconds() + " s of load over " + String.join(", ", modes));
         for (String mode : modes) {
-            Transport transport = transport(mode, 0, apis, key, kafka, redis);
+            Transport transport = transport(mode, runs("throughput"), apis, key, kafka, redis);
             if (transport != null) {
                 try (transport) {
                     // The pipeline's five JVMs get the whole time, each baseline (code in the bench's own JVM) a quarter,
@@ -134,7 +162,8 @@ public final class Bench {
         }
     }
 
-    private Phase measure(Transport transport, String kind, int concurrency, long delay) throws Exception {
+    private Phase measure(Transport transport, String kind, int concurrency, Runs runs) throws Exception {
+        long delay = runs.delayMs();
         Duration ramp = Duration.ofMillis(Math.min(5_000, concurrency * 2L));
         if (!options.warmup().isZero()) {
             Load.drive(transport, Math.min(concurrency, 20), options.warmup(), Duration.ZERO);
@@ -142,25 +171,30 @@ public final class Bench {
         Map<String, Long> pids = new LinkedHashMap<>(stack != null ? stack.pids() : Map.of());
         pids.put("bench", ProcessHandle.current().pid());
         ProcessStats stats = ProcessStats.start(pids);
-        say(String.format("%-9s %-10s %5d streams, %s", transport.name(), kind, concurrency,
-                delay > 0 ? delay + " ms between deltas" : "no pause"));
+        say(String.format("%-9s %-10s %5d streams, %d events per run, %s", transport.name(), kind, concurrency,
+                runs.script().eventsPerRun(), delay > 0 ? delay + " ms between deltas" : "no pause"));
         Phase.Figures figures = Load.drive(transport, concurrency, options.duration(), ramp);
-        Phase phase = new Phase(transport.name(), kind, concurrency, delay, figures, stats.stop(), Conditions.currentLoadAverage());
+        Phase phase = Phase.of(transport.name(), kind, concurrency, delay, runs.script().eventsPerRun(), figures, stats.stop(),
+                Conditions.currentLoadAverage());
         say("  " + Report.line(phase));
         say(Report.processes(phase));
+        say(Report.cpu(phase));
         return phase;
     }
 
-    private @Nullable Transport transport(String mode, long delay, List<URI> apis, @Nullable String key,
+    private @Nullable Transport transport(String mode, Runs runs, List<URI> apis, @Nullable String key,
             @Nullable String kafka, @Nullable String redis) throws Exception {
+        Script script = runs.script();
+        long delay = runs.delayMs();
         String body = codec.write(Map.of("query", script.query()));
         return switch (mode) {
             case "pipeline" -> new SseTransport("pipeline", apis.stream()
-                    .map(api -> api.resolve("/api/v1/agents/" + (delay > 0 ? PACED_AGENT : BURST_AGENT) + "/stream/threads")).toList(),
+                    .map(api -> api.resolve("/api/v1/agents/" + runs.agent() + "/stream/threads")).toList(),
                     Map.of("x-api-key", String.valueOf(key), "x-project-id", options.project()), body);
             case "direct" -> new DirectTransport(new DirectServer(script, delay), body);
             case "kafka-raw" -> kafka == null ? null : new KafkaRawTransport(kafka, script, delay, 1);
             case "redis-raw" -> redis == null ? null : new RedisRawTransport(redis, script, delay);
+            case "hops-raw" -> kafka == null || redis == null ? null : new HopsRawTransport(kafka, redis, script, delay, 1, body);
             case "share-raw" -> kafka == null ? null : new ShareRawTransport(kafka, delay * (script.eventsPerRun() - 3), shareOverrides());
             default -> throw new IllegalArgumentException(mode);
         };
@@ -174,18 +208,25 @@ public final class Bench {
         return overrides;
     }
 
-    /** The scripted agents the pipeline phases stream from: one without pauses, one paced like a model. */
+    /**
+     * The scripted agents the pipeline phases stream from: one without pauses, one paced like a model, one that
+     * streams the shortest reply in one delta.
+     */
     private void registerAgents(String redisUrl) {
         RedisClient client = RedisClient.create(redisUrl);
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            for (var agent : Map.of(BURST_AGENT, 0L, PACED_AGENT, options.delayMs()).entrySet()) {
-                AgentDefinition definition = new AgentDefinition(agent.getKey(), null, "scripted", null, null, null, null, null,
-                        null, null, 0, null, 0, false, null, new AgentDefinition.ScriptedOptions(options.wordsPerDelta(), agent.getValue()));
-                connection.sync().set(RedisKeys.agent(options.project(), agent.getKey()), codec.write(definition));
-            }
+            register(connection, BURST_AGENT, options.wordsPerDelta(), 0);
+            register(connection, PACED_AGENT, options.wordsPerDelta(), options.delayMs());
+            register(connection, SHORTEST_AGENT, Script.Size.of(Script.FEWEST_EVENTS).wordsPerDelta(), 0);
         } finally {
             client.shutdown();
         }
+    }
+
+    private void register(StatefulRedisConnection<String, String> connection, String agent, int wordsPerDelta, long delayMs) {
+        AgentDefinition definition = new AgentDefinition(agent, null, "scripted", null, null, null, null, null,
+                null, null, 0, null, 0, false, null, new AgentDefinition.ScriptedOptions(wordsPerDelta, delayMs));
+        connection.sync().set(RedisKeys.agent(options.project(), agent), codec.write(definition));
     }
 
     private String launcherClasspath() throws Exception {

@@ -12,29 +12,42 @@ import org.jspecify.annotations.Nullable;
  * Options of {@code ./agentrun bench}.
  *
  * @param concurrency  the concurrency points, one measured after the other
- * @param kinds        {@code throughput} (no pause between deltas) and/or {@code latency} (paced deltas)
+ * @param kinds        {@code throughput} (no pause between deltas), {@code latency} (paced deltas), {@code runs} (no
+ *                     pause, the scripted model's smallest run: CPU per run with as few events as it can have)
  * @param delayMs      pause before each delta in latency phases, like a model's pace
  * @param targets      api nodes of a running stack; empty = start a local stack
  * @param jitWarmup    load before the first phase, so every JVM (the stack's and the bench's own) has compiled its
  *                     hot code: services run warm in production, and a cold JIT costs the pipeline's five JVMs
  *                     far more than the one-class baselines
+ * @param args         the command line as given, for the record (a key's value redacted)
  */
 record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration duration, Duration warmup, Duration jitWarmup, List<String> modes,
         List<String> kinds, int words, int wordsPerDelta, long delayMs, int apis, int workers, int relays, boolean jfr,
-        List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label) {
+        List<URI> targets, @Nullable String key, String project, @Nullable String kafka, @Nullable String redis, String label,
+        List<String> args) {
+
+    private static final String REDACTED = "<redacted>";
+    static final List<String> KINDS = List.of("throughput", "latency", "runs");
 
     static final String USAGE = """
             usage: ./agentrun bench [--quick | --sweep] [options]
-              --quick                    one point, 50 streams, 5 s phases (about 3 minutes with the stack start and JIT warm-up)
+              --quick                    one point, 50 streams, 5 s phases (about 5 minutes with the stack start and JIT warm-up)
               --sweep                    concurrency 1, 100, 1000, 5000 (or --concurrency A,B,…)
               --concurrency N[,M…]       concurrent streams (default 100)
-              --duration 10s             length of each measured phase;  --warmup 3s  unmeasured runs first
+              --duration 10s             the measured window of each phase, after the ramp (clients start 2 ms apart, at most 5 s);
+                                         --warmup 3s  unmeasured runs first (20 clients)
               --jit-warmup 60s           load before the first phase (pipeline: all of it, each baseline a quarter), so the JVMs have compiled
                                          their hot code (0s: measure cold JVMs)
-              --modes pipeline,direct,kafka-raw,redis-raw[,share-raw]      --kinds throughput,latency
+              --modes pipeline,direct,kafka-raw,redis-raw,hops-raw[,share-raw]
+                                         hops-raw: HTTP → Kafka → one consumer → Redis stream + pub/sub → SSE, no per-run state
                                          share-raw: the command hop alone (a share consumer accepting each command
                                          on pick-up; -Dbench.share-hold=true holds it with RENEW for the run's
                                          length, the first design); try settings with -Dbench.share.NAME=VALUE
+                                         kafka-raw, hops-raw: try consumer settings with -Dbench.kafka.NAME=VALUE
+              --kinds throughput,latency,runs
+                                         throughput: no pause between deltas; latency: --delay-ms before each delta;
+                                         runs: no pause, the smallest run the scripted model streams (4 events): CPU per run
+              --events-per-run 14        events of each throughput and latency run (at least 4); sets --words and --words-per-delta
               --words 20                 words of the query (the reply is 2 longer);  --words-per-delta 2
               --delay-ms 50              pause before each delta in latency phases
               --apis N --workers N --relays N   the local stack's size (default 1 each)
@@ -50,8 +63,8 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
         Duration duration = Duration.ofSeconds(10);
         Duration warmup = Duration.ofSeconds(3);
         Duration jitWarmup = Duration.ofSeconds(60);
-        List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw");
-        List<String> kinds = List.of("throughput", "latency");
+        List<String> modes = List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw");
+        List<String> kinds = KINDS;
         int words = 20;
         int wordsPerDelta = 2;
         long delayMs = 50;
@@ -94,6 +107,11 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
                 case "--kinds" -> kinds = List.of(need(args[i], value).split(","));
                 case "--words" -> words = positive(args[i], value);
                 case "--words-per-delta" -> wordsPerDelta = positive(args[i], value);
+                case "--events-per-run" -> {
+                    Script.Size size = Script.Size.of(positive(args[i], value));
+                    words = size.words();
+                    wordsPerDelta = size.wordsPerDelta();
+                }
                 case "--delay-ms" -> delayMs = Long.parseLong(need(args[i], value));
                 case "--apis" -> apis = positive(args[i], value);
                 case "--workers" -> workers = positive(args[i], value);
@@ -112,13 +130,32 @@ record BenchOptions(Path home, Path out, List<Integer> concurrency, Duration dur
             throw new IllegalArgumentException("--target needs --key (a secret key of --project)");
         }
         List<String> unknown = new ArrayList<>(modes);
-        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "share-raw"));
+        unknown.removeAll(List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw", "share-raw"));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown modes " + unknown);
         }
+        if (!KINDS.containsAll(kinds)) {
+            throw new IllegalArgumentException("kinds are " + String.join(", ", KINDS) + ", not " + kinds);
+        }
         return new BenchOptions(home, out != null ? out : home.resolve("bench").resolve("results"), concurrency, duration, warmup,
                 jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis, workers, relays, jfr, targets, key, project, kafka, redis,
-                label == null ? "run" : label);
+                label == null ? "run" : label, redacted(args));
+    }
+
+    /** These options without the secret key, for results that are committed. */
+    BenchOptions forTheRecord() {
+        return new BenchOptions(home, out, concurrency, duration, warmup, jitWarmup, modes, kinds, words, wordsPerDelta, delayMs, apis,
+                workers, relays, jfr, targets, key == null ? null : REDACTED, project, kafka, redis, label, args);
+    }
+
+    private static List<String> redacted(String[] args) {
+        List<String> kept = new ArrayList<>(List.of(args));
+        for (int i = 1; i < kept.size(); i++) {
+            if (kept.get(i - 1).equals("--key")) {
+                kept.set(i, REDACTED);
+            }
+        }
+        return List.copyOf(kept);
     }
 
     private static String need(String option, @Nullable String value) {

@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
 final class Chart {
 
     private static final Map<String, String> COLOURS = Map.of("pipeline", "#d62728", "direct", "#1f77b4",
-            "kafka-raw", "#2ca02c", "redis-raw", "#9467bd");
+            "kafka-raw", "#2ca02c", "redis-raw", "#9467bd", "hops-raw", "#ff7f0e");
     private static final Map<String, String> DASHES = Map.of("p50", "", "p95", "6 3", "p99", "2 2");
     private static final int W = 560;
     private static final int H = 340;

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A closed loop of {@code concurrency} clients, each a virtual thread that starts its next run as soon as
- * the last one ended, until {@code duration} is over; runs in flight then finish. Clients start spread
- * over {@code ramp}, so the first second measures the pipeline rather than a thundering herd of connects.
+ * the last one ended; runs in flight finish after the end. Clients start spread over {@code ramp}, so the
+ * phase measures the pipeline rather than a thundering herd of connects, and {@code duration} is measured
+ * after it: the {@link Window} from the end of the ramp, when every client runs, to the end.
  */
 final class Load {
 
@@ -24,10 +25,10 @@ final class Load {
         List<Client> clients = new ArrayList<>();
         CountDownLatch done = new CountDownLatch(concurrency);
         long start = System.nanoTime();
-        long stopAt = start + duration.toNanos();
+        Window window = Window.after(start, ramp.toNanos(), duration.toNanos());
         Errors errors = new Errors();
         for (int slot = 0; slot < concurrency; slot++) {
-            Client client = new Client(slot, start + ramp.toNanos() * slot / Math.max(1, concurrency), stopAt);
+            Client client = new Client(slot, start + ramp.toNanos() * slot / Math.max(1, concurrency), window);
             clients.add(client);
             Thread.ofVirtual().name("bench-client-" + slot).start(() -> {
                 try {
@@ -37,9 +38,8 @@ final class Load {
                 }
             });
         }
-        boolean finished = done.await(duration.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Phase.Figures figures = Phase.Figures.of(clients, seconds, errors);
+        boolean finished = done.await(ramp.plus(duration).plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+        Phase.Figures figures = Phase.Figures.of(clients, window.seconds(), errors);
         return finished ? figures : figures.withStuck((int) done.getCount());
     }
 
@@ -50,17 +50,21 @@ final class Load {
         final Samples firstDelivery = new Samples();
         final int slot;
         final long startAt;
-        final long stopAt;
+        final Window window;
+        /** Every run and event of the phase: lost, duplicated and CPU per event count them all. */
         long runs;
         long events;
+        /** What the window saw: the phase's rates. */
+        long measuredRuns;
+        long measuredEvents;
         long missing;
         long duplicated;
         long failedRuns;
 
-        Client(int slot, long startAt, long stopAt) {
+        Client(int slot, long startAt, Window window) {
             this.slot = slot;
             this.startAt = startAt;
-            this.stopAt = stopAt;
+            this.window = window;
         }
 
         void loop(Transport transport, Errors errors) {
@@ -69,8 +73,8 @@ final class Load {
             } catch (InterruptedException e) {
                 return;
             }
-            while (System.nanoTime() < stopAt) {
-                RunWatch watch = new RunWatch();
+            while (System.nanoTime() < window.endNanos()) {
+                RunWatch watch = new RunWatch(window);
                 try {
                     watch.started();
                     transport.run(slot, watch);
@@ -86,15 +90,15 @@ final class Load {
             }
         }
 
-        private void take(RunWatch watch) {
-            if (watch.ttfeMicros() >= 0) {
+        void take(RunWatch watch) {
+            if (watch.startedInWindow() && watch.ttfeMicros() >= 0) {
                 ttfe.add(watch.ttfeMicros());
-            }
-            delivery.addAll(watch.delivery);
-            if (watch.firstDeliveryMicros() >= 0) {
                 firstDelivery.add(watch.firstDeliveryMicros());
             }
+            delivery.addAll(watch.delivery);
             events += watch.events();
+            measuredEvents += watch.measuredEvents();
+            measuredRuns += watch.endedInWindow() ? 1 : 0;
             missing += watch.missing();
             duplicated += watch.duplicated();
         }

@@ -24,8 +24,13 @@ final class ProcessStats implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private volatile boolean running = true;
 
-    /** What one process spent during a phase. */
-    record Usage(String process, long pid, double cpuCores, double peakRssMib) {
+    /**
+     * What one process spent during a phase.
+     *
+     * @param cpuCores   CPU time over the phase's length: cores used, rounded for reading
+     * @param cpuMicros  CPU time (user + system) in µs, to the clock tick (10 ms): per-event figures divide it
+     */
+    record Usage(String process, long pid, double cpuCores, long cpuMicros, double peakRssMib) {
     }
 
     private ProcessStats(Map<String, Long> pids) {
@@ -44,8 +49,10 @@ final class ProcessStats implements AutoCloseable {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         List<Usage> usages = new ArrayList<>();
         pids.forEach((name, pid) -> {
-            double cpu = (cpuTicks(pid) - startTicks.get(name)) / TICKS_PER_SECOND / seconds;
-            usages.add(new Usage(name, pid, Math.round(cpu * 100) / 100.0, Math.round(peakRssKb.getOrDefault(name, 0L) / 102.4) / 10.0));
+            long ticks = cpuTicks(pid) - startTicks.get(name);
+            double cores = ticks / TICKS_PER_SECOND / seconds;
+            usages.add(new Usage(name, pid, Math.round(cores * 100) / 100.0, Math.round(ticks * 1e6 / TICKS_PER_SECOND),
+                    Math.round(peakRssKb.getOrDefault(name, 0L) / 102.4) / 10.0));
         });
         return usages;
     }

@@ -8,17 +8,28 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
-/** The results of one bench: JSON for the record, a table and ratios for people, and the summary line. */
-record Report(Conditions conditions, BenchOptions options, int eventsPerRun, List<Phase> phases) {
+/**
+ * The results of one bench: JSON for the record, a table and ratios for people, and the summary line.
+ *
+ * @param redisAppendFsync the Redis durability the phases ran with, as {@code CONFIG GET} reported it
+ */
+record Report(Conditions conditions, BenchOptions options, String redisAppendFsync, List<Phase> phases) {
 
-    private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw");
+    private static final List<String> BASELINES = List.of("direct", "kafka-raw", "redis-raw", "hops-raw");
+    /** hops-raw is tight when it moves at least this share of what its two hops, run one after the other, could. */
+    static final double TIGHT = 0.5;
 
     Path write(JsonCodec codec, Path dir, String stamp) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(stamp + "-" + options.label() + ".json");
-        Files.writeString(file, codec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(this));
+        Files.writeString(file, json(codec));
         return file;
+    }
+
+    String json(JsonCodec codec) {
+        return codec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(this);
     }
 
     String table() {
@@ -26,7 +37,7 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                 "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %-9s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
                 "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "start p50", "errors lost dup stuck"));
         for (Phase phase : phases) {
-            out.append(line(phase)).append('\n').append(processes(phase)).append('\n');
+            out.append(line(phase)).append('\n').append(processes(phase)).append('\n').append(cpu(phase)).append('\n');
         }
         return out.toString();
     }
@@ -40,11 +51,31 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                 + (f.errorMessages().isEmpty() ? "" : "  " + f.errorMessages());
     }
 
-    /** CPU (cores) and peak resident memory of each process during the phase. */
+    /** CPU (cores, and µs per event and per run) and peak resident memory of each process during the phase. */
     static String processes(Phase phase) {
-        return phase.processes().stream()
-                .map(u -> String.format(Locale.ROOT, "%s %.2f cpu %.0f MiB", u.process(), u.cpuCores(), u.peakRssMib()))
+        return phase.processes().stream().map(u -> usage(phase, u))
                 .collect(Collectors.joining(", ", "    ", "; load " + phase.loadAverage()));
+    }
+
+    private static String usage(Phase phase, ProcessStats.Usage usage) {
+        CpuCost.Share share = share(phase, usage.process());
+        return String.format(Locale.ROOT, "%s %.2f cpu %s/%s µs/ev/run %.0f MiB", usage.process(), usage.cpuCores(),
+                micros(share.microsPerEvent()), micros(share.microsPerRun()), usage.peakRssMib());
+    }
+
+    /** The phase's CPU per event and per run over the processes its mode runs on. */
+    static String cpu(Phase phase) {
+        return String.format(Locale.ROOT, "    cpu µs/event (%s): %s  /run: %s", phase.cpu().label(phase.mode()),
+                micros(phase.cpu().microsPerEvent()), micros(phase.cpu().microsPerRun()));
+    }
+
+    private static CpuCost.Share share(Phase phase, String process) {
+        return phase.cpu().processes().stream().filter(s -> s.process().equals(process)).findFirst()
+                .orElse(new CpuCost.Share(process, null, null));
+    }
+
+    private static String micros(@Nullable Double micros) {
+        return micros == null ? "n/a" : String.format(Locale.ROOT, "%.0f", micros);
     }
 
     /** pipeline ÷ baseline for each figure, per point. */
@@ -63,12 +94,43 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                         ratio(pipeline.figures().delivery().p99(), base.figures().delivery().p99()))));
             }
         }
+        List<String> checks = phases.stream().filter(p -> p.mode().equals("hops-raw")).flatMap(p -> tightness(p).stream()).toList();
+        if (!checks.isEmpty()) {
+            out.append("hops-raw against its two hops alone, H = 1 / (1/kafka-raw + 1/redis-raw) events/s\n");
+            checks.forEach(check -> out.append(check).append('\n'));
+        }
         return out.toString();
     }
 
     /**
+     * hops-raw against the harmonic combination of its two hops measured alone, H = 1 / (1/kafka-raw + 1/redis-raw):
+     * the events/s of a program that spent each hop's whole cost per event, one after the other. A hops-raw below
+     * half of it does more than the two hops need, and is no limit of the design. Paced phases are bound by the
+     * offered load (every mode near the same events/s), so their ratio says nothing.
+     */
+    Optional<String> tightness(Phase hops) {
+        Optional<Phase> kafka = find("kafka-raw", hops.kind(), hops.concurrency());
+        Optional<Phase> redis = find("redis-raw", hops.kind(), hops.concurrency());
+        if (kafka.isEmpty() || redis.isEmpty()) {
+            return Optional.empty();
+        }
+        double k = kafka.get().figures().eventsPerSecond();
+        double r = redis.get().figures().eventsPerSecond();
+        double h = harmonic(k, r);
+        double ratio = ratio(hops.figures().eventsPerSecond(), h);
+        return Optional.of(String.format(Locale.ROOT, "  %-10s %5d streams hops-raw %.0f events/s = %.2fx H(kafka-raw %.0f, redis-raw %.0f) = %.0f: %s",
+                hops.kind(), hops.concurrency(), hops.figures().eventsPerSecond(), ratio, k, r, h,
+                hops.delayMs() > 0 ? "paced, not a check" : ratio >= TIGHT ? "tight (>= " + TIGHT + "x)" : "NOT tight (< " + TIGHT + "x)"));
+    }
+
+    static double harmonic(double a, double b) {
+        return a <= 0 || b <= 0 ? 0 : a * b / (a + b); // = 1 / (1/a + 1/b)
+    }
+
+    /**
      * One line, last: events/s against each baseline from the throughput phase, latencies from the latency
-     * phase, at the highest concurrency measured; lost and duplicated over every pipeline phase.
+     * phase, CPU per event over the pipeline's processes from the throughput phase and per run from the runs phase
+     * (the fewest events a run has), at the highest concurrency measured; lost and duplicated over every pipeline phase.
      */
     String summary() {
         int top = phases.stream().mapToInt(Phase::concurrency).max().orElse(0);
@@ -86,8 +148,15 @@ record Report(Conditions conditions, BenchOptions options, int eventsPerRun, Lis
                 l.figures().ttfe().p50(),
                 find("direct", l.kind(), top).map(d -> String.format(Locale.ROOT, " (direct %.1f ms)", d.figures().ttfe().p50())).orElse(""),
                 l.figures().delivery().p99())).orElse("no pipeline phase");
-        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams; lost %d, duplicated %d, errors %d",
-                vs, latencies, top, lost, duplicated, errors);
+        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams;%s lost %d, duplicated %d, errors %d",
+                vs, latencies, top, cpuSummary(throughput, find("pipeline", "runs", top)), lost, duplicated, errors);
+    }
+
+    private static String cpuSummary(Optional<Phase> throughput, Optional<Phase> runs) {
+        Optional<String> perEvent = throughput.map(t -> t.cpu().microsPerEvent()).map(m -> micros(m) + " µs/event");
+        Optional<String> perRun = runs.map(r -> micros(r.cpu().microsPerRun()) + " µs/run of " + r.eventsPerRun() + " events");
+        List<String> parts = java.util.stream.Stream.of(perEvent, perRun).flatMap(Optional::stream).toList();
+        return parts.isEmpty() ? "" : " cpu (pipeline processes) " + String.join(", ", parts) + ";";
     }
 
     Optional<Phase> find(String mode, String kind, int concurrency) {

@@ -23,6 +23,12 @@ import java.util.function.Consumer;
 final class Script {
 
     static final String PROJECT = "demo";
+    /**
+     * The fewest events the scripted model streams for a run: {@code run_start}, one delta ({@code Echo #1: word1},
+     * three words, all in one delta), {@code message_final}, {@code run_end}. It always writes a reply, and a reply is
+     * at least one delta, so two events per run cannot be had without changing the worker.
+     */
+    static final int FEWEST_EVENTS = 4;
 
     private final JsonCodec codec;
     private final String query;
@@ -34,6 +40,22 @@ final class Script {
         this.query = query(words);
         this.reply = "Echo #1: " + query;
         this.deltas = chunks(reply, wordsPerDelta);
+    }
+
+    /** How many words of query, and per delta, make a run of {@code events} events. */
+    record Size(int words, int wordsPerDelta) {
+
+        /** {@code events - 3} deltas of 2 words (the reply is the query and {@code Echo #1:}); 4 events: one delta of 3. */
+        static Size of(int events) {
+            if (events < FEWEST_EVENTS) {
+                throw new IllegalArgumentException("the scripted model's smallest run has " + FEWEST_EVENTS + " events, not " + events);
+            }
+            return events == FEWEST_EVENTS ? new Size(1, 3) : new Size(2 * events - 8, 2);
+        }
+    }
+
+    Script(JsonCodec codec, Size size) {
+        this(codec, size.words(), size.wordsPerDelta());
     }
 
     String query() {

@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 final class Stack implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(4);
+    static final String REDIS_FSYNC = "everysec";
     private static final Pattern READY = Pattern.compile("Kafka (\\S+); Redis (\\S+)");
 
     private final Process process;
@@ -61,6 +62,9 @@ final class Stack implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().remove("REDIS_URL");
         builder.environment().put("AGENTRUN_DEV_API_KEY", key);
+        // What production runs (with a replica; Kafka is the record): the local stack's default, fsync on every write,
+        // is for the fault tests that kill redis-server, and cost 25 % of the pipeline's events/s (docs/performance.md).
+        builder.environment().put("AGENTRUN_REDIS_FSYNC", REDIS_FSYNC);
         if (jfrDir != null) {
             Files.createDirectories(jfrDir);
             builder.environment().put("JAVA_TOOL_OPTIONS",

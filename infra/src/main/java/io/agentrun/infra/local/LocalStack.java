@@ -115,8 +115,9 @@ public final class LocalStack {
             redisNodes = redisCluster.nodes();
             redisUrl = redisCluster.url();
         } else if (redisUrl == null || redisUrl.isBlank()) {
-            say("starting redis-server");
-            redis = RedisServer.start(state.resolve("redis"), false, true);
+            String fsync = redisFsync();
+            say("starting redis-server (appendfsync " + fsync + ")");
+            redis = RedisServer.startDurable(state.resolve("redis"), false, fsync);
             redisNodes = List.of(redis);
             redisUrl = redis.url();
         }
@@ -236,6 +237,15 @@ public final class LocalStack {
         for (KafkaBroker broker : kafka) {
             writePid(kafkaName(broker), broker.pid());
         }
+    }
+
+    /**
+     * {@code AGENTRUN_REDIS_FSYNC}: {@code always} by default, so a Redis the fault tests kill keeps every acknowledged
+     * write; the bench's stack passes {@code everysec}, what production runs (with a replica).
+     */
+    private static String redisFsync() {
+        String value = System.getenv("AGENTRUN_REDIS_FSYNC");
+        return value == null || value.isBlank() ? "always" : value.strip();
     }
 
     /**

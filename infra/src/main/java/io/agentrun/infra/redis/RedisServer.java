@@ -28,13 +28,17 @@ public final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final boolean stopOnExit;
     private final boolean durable;
+    /** {@code --appendfsync} of a durable server: {@code always} (a kill loses no acknowledged write) or {@code everysec}. */
+    private final String appendFsync;
     /** Further {@code redis-server} options, e.g. those of a cluster node. */
     private final List<String> options;
     private ChildProcess process;
 
-    private RedisServer(Path dir, int port, boolean stopOnExit, boolean durable, List<String> options) throws IOException {
+    private RedisServer(Path dir, int port, boolean stopOnExit, boolean durable, String appendFsync, List<String> options)
+            throws IOException {
         this.stopOnExit = stopOnExit;
         this.durable = durable;
+        this.appendFsync = appendFsync;
         this.dir = dir;
         this.port = port;
         this.options = List.copyOf(options);
@@ -60,10 +64,25 @@ public final class RedisServer implements AutoCloseable {
         return start(dir, stopOnExit, durable, List.of());
     }
 
+    /**
+     * A durable server whose append-only file is fsync'ed by {@code appendFsync}: {@code always} (every write, what
+     * the fault tests need) or {@code everysec} (what production runs, with a replica; the bench's stack).
+     */
+    public static RedisServer startDurable(Path dir, boolean stopOnExit, String appendFsync) {
+        if (!List.of("always", "everysec", "no").contains(appendFsync)) {
+            throw new IllegalArgumentException("appendfsync is always, everysec or no, not '" + appendFsync + "'");
+        }
+        return start(dir, stopOnExit, true, appendFsync, List.of());
+    }
+
     /** A node of a {@link RedisCluster}: the same server with {@code options} added. */
     static RedisServer start(Path dir, boolean stopOnExit, boolean durable, List<String> options) {
+        return start(dir, stopOnExit, durable, "always", options);
+    }
+
+    private static RedisServer start(Path dir, boolean stopOnExit, boolean durable, String appendFsync, List<String> options) {
         try {
-            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable, options);
+            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable, appendFsync, options);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -133,7 +152,7 @@ public final class RedisServer implements AutoCloseable {
     private ChildProcess launch() throws IOException {
         String binary = System.getenv().getOrDefault("REDIS_SERVER_BIN", "redis-server");
         List<String> command = new java.util.ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", durable ? "yes" : "no", "--appendfsync", "always",
+                "--save", "", "--appendonly", durable ? "yes" : "no", "--appendfsync", appendFsync,
                 "--dir", dir.toString(), "--maxclients", "10000", "--protected-mode", "no"));
         command.addAll(options);
         return ChildProcess.start("redis-" + port, command, Map.of(), dir.resolve("redis.log"), stopOnExit);
