@@ -39,12 +39,18 @@ public final class CancellationWatcher extends PeriodicTask implements MessageLi
         this.listeners = listeners;
     }
 
-    /** Tracks a starting run; its token is cancelled at once when a cancel request came first. */
+    /**
+     * Tracks a starting run; its token is cancelled as soon as Redis says a cancel request came first. Not waited for
+     * (a blocking round trip per run at start): a run cancelled before it started stops at its first step, or at the
+     * latest at the next re-check, and ends {@code cancelled} either way.
+     */
     public void track(String runId, CancelToken token) {
         running.put(runId, token);
-        if (redis.sync().exists(RedisKeys.cancel(runId)) > 0) {
-            token.cancel(CancelToken.Reason.REQUESTED);
-        }
+        redis.async().exists(RedisKeys.cancel(runId)).thenAccept(found -> {
+            if (found != null && found > 0) {
+                token.cancel(CancelToken.Reason.REQUESTED);
+            }
+        });
     }
 
     public void forget(String runId) {
