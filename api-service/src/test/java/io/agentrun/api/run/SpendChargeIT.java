@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A publishable key's run is charged to its daily spend cap before its thread is taken; a run refused after the
- * charge gets it back, whatever refused it. Here the thread store's Redis is gone (a real server, stopped), so taking
- * the thread fails with a Redis error rather than a problem — the charge must still be given back.
+ * charge gets it back, whatever refused it. Here the thread store's Redis is gone (a real server, stopped), so loading
+ * the thread the run continues fails with a Redis error rather than a problem — the charge must still be given back.
  */
 @ExtendWith(RealInfrastructure.class)
 class SpendChargeIT {
@@ -70,14 +70,14 @@ class SpendChargeIT {
         AgentCatalog agents = new AgentCatalog(shared, codec);
         agents.put(projectId, TestData.anAgent().id("assistant").build());
         SpendCaps spendCaps = new SpendCaps(shared, Clock.systemUTC());
-        // The live events, the command producer, the files, the ownership and the canceller come after the thread is
-        // taken: this run never reaches them.
+        // The live events, the command producer, the ownership and the canceller come after the thread is loaded and
+        // taken: this run never reaches them. (A new thread's writes are only waited for once the run is recorded.)
         RunLauncher launcher = new RunLauncher(agents, new ContextStore(shared, codec), new ThreadStore(lost, STATE, codec),
                 new RunStore(lost, STATE), null, null, spendCaps, new IssuedFiles(null), null, null, Duration.ofSeconds(1));
         String family = "pk-family-" + UUID.randomUUID();
         Caller caller = new Caller(projectId, Caller.Kind.PUBLISHABLE_KEY, "widget", family, new SpendCap(10, 1_000));
 
-        assertThatThrownBy(() -> launcher.launch(caller, "assistant", null, RunMode.STREAM, IfBusy.REJECT,
+        assertThatThrownBy(() -> launcher.launch(caller, "assistant", io.agentrun.model.id.Ids.newThreadId(), RunMode.STREAM, IfBusy.REJECT,
                 new RunRequest(RunInput.ofQuery("hello"), Map.of()))).isInstanceOf(RedisException.class);
 
         String runs = shared.sync().hget(RedisKeys.spend(family, LocalDate.now(ZoneOffset.UTC).toString()), "runs");
