@@ -3,10 +3,11 @@ package io.agentrun.model.live;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A message on a run's live channel ({@code ar:live:{run}}): the envelopes of the events the relay applied in one
- * batch, one per line, each optionally preceded by its W3C {@code traceparent} line (envelopes are JSON objects, so a
- * line that starts with <code>{</code> is an envelope, any other a traceparent). Written in batches by the relay's
- * {@code apply-run-events.lua} (event-state), one event at a time by {@link #of}, read by {@link #forEach}.
+ * A message on an api node's live channel ({@code ar:node:{node}}): the envelopes of the events the relay applied in
+ * one batch, of every run the node watches, one per line, each optionally preceded by its W3C {@code traceparent} line
+ * (envelopes are JSON objects, so a line that starts with <code>{</code> is an envelope, any other a traceparent). A
+ * run's events keep their order; each envelope names its run. Written by the relay's {@code LiveFanOut} (event-state),
+ * one event at a time by {@link #of}, read by {@link #forEach}.
  */
 public final class LiveMessage {
 
