@@ -22,6 +22,29 @@ public final class Ports {
         }
     }
 
+    /**
+     * A port {@code p} with {@code p} and {@code p + offset} both free now and both below the kernel's ephemeral range
+     * (32768 and up on Linux), so no {@link #freePort()} (the kernel's pick) can ever be either of them.
+     */
+    public static synchronized int freePortPair(int offset) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(32_768 - offset - 20_000);
+            if (canBind(port) && canBind(port + offset)) {
+                return port;
+            }
+        }
+        throw new UncheckedIOException(new IOException("no free port pair below 32768 with offset " + offset));
+    }
+
+    private static boolean canBind(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public static boolean isOpen(String host, int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), 200);

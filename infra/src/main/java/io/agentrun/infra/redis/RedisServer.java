@@ -75,14 +75,23 @@ public final class RedisServer implements AutoCloseable {
         return start(dir, stopOnExit, true, appendFsync, List.of());
     }
 
-    /** A node of a {@link RedisCluster}: the same server with {@code options} added. */
+    /**
+     * A node of a {@link RedisCluster}: the same server with {@code options} added, on a port whose cluster bus port
+     * (port + 10,000) is below the kernel's ephemeral range too. A node on an ephemeral port binds its bus port in
+     * that range, unasked, and a port handed out as free before it (an api node's, in {@code RedisClusterFaultIT} at
+     * CI) was then taken when its owner bound it: "Port … was already in use".
+     */
     static RedisServer start(Path dir, boolean stopOnExit, boolean durable, List<String> options) {
-        return start(dir, stopOnExit, durable, "always", options);
+        return start(dir, stopOnExit, durable, "always", options, Ports.freePortPair(10_000));
     }
 
     private static RedisServer start(Path dir, boolean stopOnExit, boolean durable, String appendFsync, List<String> options) {
+        return start(dir, stopOnExit, durable, appendFsync, options, Ports.freePort());
+    }
+
+    private static RedisServer start(Path dir, boolean stopOnExit, boolean durable, String appendFsync, List<String> options, int port) {
         try {
-            RedisServer server = new RedisServer(dir, Ports.freePort(), stopOnExit, durable, appendFsync, options);
+            RedisServer server = new RedisServer(dir, port, stopOnExit, durable, appendFsync, options);
             server.awaitReady();
             return server;
         } catch (IOException e) {
