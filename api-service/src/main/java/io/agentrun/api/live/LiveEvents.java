@@ -80,7 +80,7 @@ public final class LiveEvents implements DisposableBean {
                 }
             }
         });
-        this.subscribed = pubSub.async().ssubscribe(channel).toCompletableFuture().thenRun(() -> { });
+        this.subscribed = subscribeChannel();
         redis.onTopologyChange(this::resubscribe);
     }
 
@@ -91,7 +91,7 @@ public final class LiveEvents implements DisposableBean {
 
     /** Subscribes again, on the node that owns the channel's slot now (a repeat is harmless). */
     void resubscribe() {
-        CompletableFuture<Void> again = pubSub.async().ssubscribe(channel).toCompletableFuture().thenRun(() -> { });
+        CompletableFuture<Void> again = subscribeChannel();
         again.exceptionally(failure -> {
             log.warn("could not subscribe again to this node's live channel ({}); its streams read the backlog meanwhile",
                     failure.getMessage());
@@ -100,6 +100,11 @@ public final class LiveEvents implements DisposableBean {
         if (subscribed.isCompletedExceptionally()) {
             subscribed = again;
         }
+    }
+
+    /** Completes when Redis confirmed this node's one subscription. */
+    private CompletableFuture<Void> subscribeChannel() {
+        return pubSub.async().ssubscribe(channel).toCompletableFuture().thenRun(() -> { });
     }
 
     /**

@@ -53,10 +53,7 @@ final class CommandProducer implements DisposableBean {
                 .start();
         try (Observation.Scope scope = enqueue.openScope()) {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, command.partitionKey(), codec.encode(command));
-            byte[] traceparent = Tracing.traceparent(Context.current());
-            if (traceparent != null) {
-                record.headers().add(Tracing.TRACEPARENT, traceparent);
-            }
+            Tracing.inject(Context.current(), record.headers());
             producer.send(record).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             enqueue.error(e.getCause());

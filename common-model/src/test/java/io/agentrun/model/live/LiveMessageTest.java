@@ -19,7 +19,7 @@ class LiveMessageTest {
 
     @Test
     void aBatchAsTheRelaysScriptJoinsIt() {
-        // apply-run-events.lua: table.concat of [traceparent,] envelope per event, joined by '\n'
+        // LiveFanOut: LiveMessage.of([traceparent,] envelope) per event, joined by '\n'
         String batch = String.join("\n", TRACE, "{\"seq\":0}", "{\"seq\":1}", "{\"seq\":2}", TRACE, "{\"seq\":3}");
 
         assertThat(LiveMessage.envelopeCount(batch)).isEqualTo(4);

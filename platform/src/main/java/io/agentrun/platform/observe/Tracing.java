@@ -37,6 +37,11 @@ public final class Tracing {
     private Tracing() {
     }
 
+    /** Adds the context's {@code traceparent} to a record's headers (nothing when there is no valid span). */
+    public static void inject(Context context, Headers headers) {
+        W3C.inject(context, headers, (carrier, key, value) -> carrier.add(key, value.getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** The context a record's {@code traceparent} header names, or the root context. */
     public static Context extract(Headers headers) {
         return W3C.extract(Context.root(), headers, KAFKA_HEADERS);
