@@ -31,7 +31,7 @@ class TracingIT {
 
     @BeforeAll
     static void start() {
-        pipeline = Pipeline.start(1, 1, 1, Map.of(),
+        pipeline = Pipeline.start(1, 1, 1, Map.of("management.tracing.sampling.probability", "1.0"),
                 context -> context.getBeanFactory().registerSingleton("testSpanExporter", SPANS));
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
     }

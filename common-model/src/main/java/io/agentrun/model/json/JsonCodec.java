@@ -39,6 +39,8 @@ public final class JsonCodec {
                 .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
                 .addModule(new SimpleModule("agentrun-durations").addDeserializer(Duration.class, new DurationText.Deserializer()))
+                .addModule(new SimpleModule("agentrun-instants").addSerializer(Instant.class, new InstantText.Serializer())
+                        .addDeserializer(Instant.class, new InstantText.Deserializer()))
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // absent numbers and flags mean "the default", which the records' constructors fill in
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -140,10 +140,10 @@ public final class RedisConnections implements AutoCloseable {
 
     private DedicatedConnection connect() {
         if (client instanceof RedisClusterClient cluster) {
-            StatefulRedisClusterConnection<String, String> connection = cluster.connect();
+            StatefulRedisClusterConnection<String, String> connection = cluster.connect(Utf8Codec.INSTANCE);
             return new DedicatedConnection(connection, connection.sync(), connection.async());
         }
-        StatefulRedisConnection<String, String> connection = ((RedisClient) client).connect();
+        StatefulRedisConnection<String, String> connection = ((RedisClient) client).connect(Utf8Codec.INSTANCE);
         return new DedicatedConnection(connection, connection.sync(), connection.async());
     }
 
@@ -216,7 +216,8 @@ public final class RedisConnections implements AutoCloseable {
      * cluster-wide from one node, and sharded ones ({@code SSUBSCRIBE}) on the node that owns the channel's slot.
      */
     public StatefulRedisPubSubConnection<String, String> newPubSub() {
-        return client instanceof RedisClusterClient cluster ? cluster.connectPubSub() : ((RedisClient) client).connectPubSub();
+        return client instanceof RedisClusterClient cluster ? cluster.connectPubSub(Utf8Codec.INSTANCE)
+                : ((RedisClient) client).connectPubSub(Utf8Codec.INSTANCE);
     }
 
     /** Closes the shared connection; and the client too when this made it ({@link #connect}), else its factory does. */

@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Run meters, fed by the events this worker publishes (so they count exactly what clients see):
@@ -23,6 +25,18 @@ import java.time.Duration;
 final class WorkerMetrics implements EventPublisher.Listener {
 
     private final MeterRegistry registry;
+    /*
+     * Meters looked up once per agent (and status), not built and registered per run: a builder's register() hashes
+     * its id and tags into the registry's map each time, 4% of a worker's CPU under load (bench profile, 50 streams).
+     */
+    private final Map<String, Counter> started = new ConcurrentHashMap<>();
+    private final Map<Ending, Ended> ended = new ConcurrentHashMap<>();
+
+    private record Ending(String agent, String status) {
+    }
+
+    private record Ended(Counter count, Timer duration) {
+    }
 
     WorkerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -31,19 +45,23 @@ final class WorkerMetrics implements EventPublisher.Listener {
     @Override
     public void published(RunEvent event) {
         switch (event.data()) {
-            case EventData.RunStart start when start.attempt() == 1 -> Counter.builder("agentrun.runs.started")
-                    .description("Runs a worker started (first attempts)").tag("agent", event.agentId())
-                    .register(registry).increment();
+            case EventData.RunStart start when start.attempt() == 1 -> started.computeIfAbsent(event.agentId(), agent -> Counter
+                    .builder("agentrun.runs.started").description("Runs a worker started (first attempts)").tag("agent", agent)
+                    .register(registry)).increment();
             case EventData.RunEnd end -> {
-                String status = end.status().wireName();
-                Counter.builder("agentrun.runs.ended").description("Runs ended, by status (completed, failed, cancelled, timed_out)")
-                        .tags("agent", event.agentId(), "status", status).register(registry).increment();
-                Timer.builder("agentrun.run.duration").description("Run time from run_start to run_end")
-                        .tags("agent", event.agentId(), "status", status).publishPercentileHistogram()
-                        .register(registry).record(Duration.ofMillis(end.durationMs()));
+                Ended meters = ended.computeIfAbsent(new Ending(event.agentId(), end.status().wireName()), this::ended);
+                meters.count().increment();
+                meters.duration().record(Duration.ofMillis(end.durationMs()));
             }
             default -> { }
         }
+    }
+
+    private Ended ended(Ending ending) {
+        return new Ended(Counter.builder("agentrun.runs.ended").description("Runs ended, by status (completed, failed, cancelled, timed_out)")
+                .tags("agent", ending.agent(), "status", ending.status()).register(registry),
+                Timer.builder("agentrun.run.duration").description("Run time from run_start to run_end")
+                        .tags("agent", ending.agent(), "status", ending.status()).publishPercentileHistogram().register(registry));
     }
 
     /** Runs executing here now. */
