@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunInput;
+import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
@@ -13,6 +17,7 @@ import io.agentrun.platform.store.ThreadStore;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -202,6 +207,33 @@ class IfBusyIT {
         Transcript transcript = Transcript.of(run.events().subList(1, run.events().size()));
         assertThat(transcript.runEnd().output()).isEqualTo("Echo #2: still here");
         assertThat(pipeline.apiBean(ThreadStore.class).lockHolder(active.threadId)).isEmpty();
+    }
+
+    @Test
+    void aTurnWhoseApiNodeDiedBeforeQueueingItEndsNotQueuedAndTheThreadAnswersAgainWithinSeconds() {
+        String threadId = client.stream("assistant", null, ApiClient.body("hello")).header("x-thread-id");
+        // What an api node leaves that died between taking the thread for a turn and producing the turn's command: the
+        // thread locked for the run, the run recorded queued and unconfirmed, and the node's lease gone with it.
+        RunCommand orphan = new RunCommand(Ids.newRunId(), threadId, pipeline.projectId, "assistant", RunMode.STREAM,
+                RunInput.ofQuery("lost turn"), Map.of(), Instant.now());
+        assertThat(pipeline.apiBean(ThreadStore.class).tryLock(threadId, orphan.runId())).isTrue();
+        pipeline.apiBean(RunStore.class).createQueued(orphan, null, false, "api-gone", "api-gone");
+        assertThat(client.stream("assistant", threadId, ApiClient.body("too soon")).status()).as("the orphan holds the thread")
+                .isEqualTo(409);
+
+        // Ended by the sweeper's events, as the relay applied them (the worker's release says failed a moment earlier).
+        await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.apiBean(RunStore.class).find(orphan.runId())
+                .filter(run -> run.status() == RunStatus.FAILED && run.endedAt() != null && run.errorCode() != null).isPresent());
+        var ended = pipeline.apiBean(RunStore.class).find(orphan.runId()).orElseThrow();
+        assertThat(ended.errorCode()).isEqualTo("not_queued");
+        assertThat(Duration.between(orphan.createdAt(), ended.endedAt())).as("seconds, not the 15-minute start timeout")
+                .isLessThan(Duration.ofSeconds(20));
+        await().atMost(Duration.ofSeconds(10)).until(() -> pipeline.apiBean(ThreadStore.class).lockHolder(threadId).isEmpty());
+
+        var next = client.stream("assistant", threadId, ApiClient.body("and now"));
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(Transcript.of(next.events()).runEnd().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(history(threadId)).extracting(ChatMessage::content).last().asString().endsWith(": and now");
     }
 
     // ---- helpers

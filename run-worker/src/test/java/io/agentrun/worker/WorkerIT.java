@@ -14,7 +14,9 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.testing.TestData;
+import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
@@ -26,6 +28,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -59,7 +64,7 @@ class WorkerIT {
         worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
                 "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
                 "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms",
-                "--agentrun.worker.start-timeout=6s");
+                "--agentrun.worker.start-timeout=12s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -211,14 +216,41 @@ class WorkerIT {
     @Test
     void aRunWhoseCommandNoApiNodeSawAcknowledgedIsNeverProducedAgainAndEndsNotStarted() {
         // What an api node leaves when Kafka failed and Redis was down too: recorded, maybe refused, never confirmed.
-        RunCommand command = queued(Ids.newThreadId(), "maybe refused");
+        // The node lives on (renewing its lease), so it may still confirm or refuse: only the start timeout ends it.
+        String creator = "api-alive-" + SUFFIX;
+        ApiNodeLeases leases = new ApiNodeLeases(worker.getBean(RedisConnections.class));
+        leases.renew(creator);
+        ScheduledExecutorService renewing = Executors.newSingleThreadScheduledExecutor();
+        renewing.scheduleWithFixedDelay(() -> leases.renew(creator), 1, 1, TimeUnit.SECONDS);
+        try {
+            RunCommand command = queued(Ids.newThreadId(), "maybe refused", creator);
+
+            List<RunEvent> events = eventsOf(command.runId());
+
+            assertThat(events).extracting(e -> e.type().wireName()).containsExactly("run_start", "error", "run_end");
+            assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_started");
+            assertThat(commandRecords()).as("its command was never produced").noneMatch(c -> c.contains(command.runId()));
+            assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isGreaterThanOrEqualTo(Duration.ofSeconds(12));
+        } finally {
+            renewing.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRunWhoseApiNodeDiedBeforeConfirmingItEndsNotQueuedWithinSecondsNotAtTheStartTimeout() {
+        // What an api node leaves that died between recording a run and producing its command: its lease lapses.
+        RunCommand command = queued(Ids.newThreadId(), "orphaned", "api-gone-" + SUFFIX);
 
         List<RunEvent> events = eventsOf(command.runId());
 
         assertThat(events).extracting(e -> e.type().wireName()).containsExactly("run_start", "error", "run_end");
-        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_started");
+        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_queued");
+        assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.FAILED);
         assertThat(commandRecords()).as("its command was never produced").noneMatch(c -> c.contains(command.runId()));
-        assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+        // First look after the lease's TTL (or the claim timeout, 2 s here), proven dead TTL later: well before 12 s.
+        assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isLessThan(Duration.ofSeconds(12));
+        assertThat(worker.getBean(RunOwnership.class).refuse(command.runId()))
+                .as("the dead node's refusal, should it come after all, is one: the run never ran").isTrue();
     }
 
     @Test
@@ -254,9 +286,14 @@ class WorkerIT {
     }
 
     private static RunCommand queued(String threadId, String query) {
+        return queued(threadId, query, null);
+    }
+
+    /** @param creator the api node recording it, as the api names itself; null: none (a run recorded by a test) */
+    private static RunCommand queued(String threadId, String query, String creator) {
         var builder = TestData.aRunCommand().project(PROJECT).query(query);
         RunCommand command = (threadId == null ? builder.oneOff() : builder.thread(threadId)).build();
-        worker.getBean(RunStore.class).createQueued(command);
+        worker.getBean(RunStore.class).createQueued(command, null, false, null, creator);
         return command;
     }
 

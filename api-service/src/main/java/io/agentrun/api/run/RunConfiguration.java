@@ -11,6 +11,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
@@ -44,11 +45,16 @@ class RunConfiguration {
     }
 
     @Bean
+    NodeLease nodeLease(RedisConnections redis, LiveEvents live) {
+        return new NodeLease(new ApiNodeLeases(redis), live.nodeId());
+    }
+
+    @Bean
     RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
-            ApiSettings settings) {
+            ApiSettings settings, NodeLease lease) {
         return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership, canceller,
-                settings.refusalTimeout());
+                settings.refusalTimeout(), lease);
     }
 
     @Bean

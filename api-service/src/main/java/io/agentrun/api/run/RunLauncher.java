@@ -54,10 +54,12 @@ final class RunLauncher {
     private final RunOwnership ownership;
     private final RunCanceller canceller;
     private final Duration refusalTimeout;
+    private final NodeLease lease;
 
     RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
-            Duration refusalTimeout) {
+            Duration refusalTimeout, NodeLease lease) {
+        this.lease = lease;
         this.ownership = ownership;
         this.canceller = canceller;
         this.refusalTimeout = refusalTimeout;
@@ -118,7 +120,7 @@ final class RunLauncher {
                 // Listening before the run exists: the relay publishes its events to this node from the first one on.
                 subscription = live.subscribeNew(runId);
             }
-            runs.createQueued(command, caller.keyFamily(), claim.mayWait, listened ? live.nodeId() : null);
+            runs.createQueued(command, caller.keyFamily(), claim.mayWait, listened ? live.nodeId() : null, live.nodeId());
             claim.written.await(); // a new thread's writes, sent before the run's: one round trip for both
             if (!mayProduce.test(runId)) {
                 refuse(runId);
@@ -139,8 +141,12 @@ final class RunLauncher {
             sending = true;
             commands.send(command);
             runs.markSent(runId);
+            if (!lease.held()) {
+                // A sweeper may have found this node dead and be ending the run: its client is not told it was accepted.
+                throw new NodeLeaseLapsed();
+            }
             return new LaunchedRun(command, subscription);
-        } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException e) {
+        } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException | NodeLeaseLapsed e) {
             log.error("run {} not started: {}", runId, e.getMessage());
             // Only a command that was sent (after the subscription) can have been claimed.
             if (!refuse(runId) && sending) {
@@ -274,6 +280,14 @@ final class RunLauncher {
             }
         } catch (RuntimeException e) {
             log.warn("could not fully undo run {} ({}); its thread lock expires by itself", command.runId(), e.getMessage());
+        }
+    }
+
+    /** This node's lease may have lapsed while it sent a command ({@link NodeLease#held}). */
+    private static final class NodeLeaseLapsed extends RuntimeException {
+        NodeLeaseLapsed() {
+            super("this api node's lease may have lapsed (a long pause, or Redis out of reach) before the command was confirmed",
+                    null, false, false);
         }
     }
 

@@ -73,7 +73,7 @@ class SpendChargeIT {
         // The live events, the command producer, the ownership and the canceller come after the thread is loaded and
         // taken: this run never reaches them. (A new thread's writes are only waited for once the run is recorded.)
         RunLauncher launcher = new RunLauncher(agents, new ContextStore(shared, codec), new ThreadStore(lost, STATE, codec),
-                new RunStore(lost, STATE), null, null, spendCaps, new IssuedFiles(null), null, null, Duration.ofSeconds(1));
+                new RunStore(lost, STATE), null, null, spendCaps, new IssuedFiles(null), null, null, Duration.ofSeconds(1), null);
         String family = "pk-family-" + UUID.randomUUID();
         Caller caller = new Caller(projectId, Caller.Kind.PUBLISHABLE_KEY, "widget", family, new SpendCap(10, 1_000));
 

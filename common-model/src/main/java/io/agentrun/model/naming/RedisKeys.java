@@ -82,6 +82,15 @@ public final class RedisKeys {
     }
 
     /**
+     * String with a short TTL: an api node is alive while it renews this ({@code ApiNodeLeases}). A sweeper ends a run
+     * whose creating node let it lapse before the run's command was confirmed; the node answers no client once it may
+     * have lapsed.
+     */
+    public static String apiNodeAlive(String nodeId) {
+        return PREFIX + "node:{" + nodeId + "}:alive";
+    }
+
+    /**
      * Set: the api nodes that joined a run's events after it was created (the creating node is the run hash's
      * {@code node} field). The relay publishes what it applied of the run to each of them.
      */

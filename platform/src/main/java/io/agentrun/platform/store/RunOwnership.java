@@ -196,12 +196,13 @@ public final class RunOwnership {
      * @return true when refused (no worker will ever run it); false when it was claimed, so it goes on
      */
     public boolean refuse(String runId) {
-        boolean refused = REFUSE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, Instant.now(clock).toString(),
-                Long.toString(settings.runRetention().toMillis())) == 1;
-        if (refused) {
+        long outcome = REFUSE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, Instant.now(clock).toString(),
+                Long.toString(settings.runRetention().toMillis()));
+        if (outcome == 1) {
             redis.sync().zrem(dueIndex, runId);
         }
-        return refused;
+        // 2: a sweeper is ending it (its creator was found dead); it keeps its index entry until that is done
+        return outcome >= 1;
     }
 
     /** Puts {@code runId} in the due index, to be looked at from {@code atMillis}. */
@@ -238,16 +239,38 @@ public final class RunOwnership {
         }
     }
 
-    /** Looks at one due run and decides, atomically, what happens to it. */
+    /** Looks at one due run and decides, atomically, what happens to it; no api node is known to be dead. */
     public Sweep sweep(String runId, SweepPolicy policy, String sweeperId) {
-        String key = RedisKeys.run(runId);
-        List<Object> r = SWEEP.runList(redis.sync(), new String[] {key}, Long.toString(clock.millis()),
+        return sweep(runId, policy, sweeperId, node -> false);
+    }
+
+    /**
+     * Looks at one due run and decides, atomically, what happens to it.
+     *
+     * @param deadNode whether an api node is proven dead; asked only for the node that created a run never confirmed
+     *     nor claimed, which then ends ({@code not_queued}) instead of waiting for the start timeout
+     */
+    public Sweep sweep(String runId, SweepPolicy policy, String sweeperId, java.util.function.Predicate<String> deadNode) {
+        List<Object> r = callSweep(runId, policy, sweeperId, "");
+        if ("unsent".equals(r.get(0)) && deadNode.test((String) r.get(3))) {
+            r = callSweep(runId, policy, sweeperId, (String) r.get(3)); // decided again, in the script: it may have moved on
+        }
+        return decide(runId, r, policy);
+    }
+
+    private List<Object> callSweep(String runId, SweepPolicy policy, String sweeperId, String deadCreator) {
+        return SWEEP.runList(redis.sync(), new String[] {RedisKeys.run(runId)}, Long.toString(clock.millis()),
                 Long.toString(policy.claimTimeout().toMillis()), Long.toString(policy.startTimeout().toMillis()),
-                Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()));
+                Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()), deadCreator,
+                Long.toString(ApiNodeLeases.RENEW_EVERY.toMillis()));
+    }
+
+    private Sweep decide(String runId, List<Object> r, SweepPolicy policy) {
+        String key = RedisKeys.run(runId);
         String action = (String) r.get(0);
         long value = (Long) r.get(1);
         return switch (action) {
-            case "wait" -> {
+            case "wait", "unsent" -> {
                 index(runId, value);
                 yield new Sweep.Wait(value);
             }

@@ -69,6 +69,10 @@ public final class RunStore {
      * runs); nodes that join later are in {@code RedisKeys.runWatchers}.
      */
     public static final String NODE = "node";
+    /** The api node that recorded the run and confirms or refuses its command ({@link ApiNodeLeases}). */
+    public static final String CREATOR = "creator";
+    /** Set when a sweeper ended the run because its creator died before confirming it: the creator may not accept it. */
+    public static final String ABANDONED = "abandoned";
     /** "1" while the run waits for its thread ({@code if_busy=enqueue|interrupt}); its command is not produced yet. */
     public static final String WAITING = "waiting";
 
@@ -110,11 +114,17 @@ public final class RunStore {
      *     ({@link #promote}), and until then no sweeper produces or fails it
      */
     public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting) {
-        createQueued(command, keyFamily, waiting, null);
+        createQueued(command, keyFamily, waiting, null, null);
     }
 
-    /** @param watcher the api node that streams the run's events to its client, {@code null} when none does */
-    public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting, @Nullable String watcher) {
+    /**
+     * @param watcher the api node that streams the run's events to its client, {@code null} when none does
+     * @param creator the api node recording the run, which confirms its command ({@link #markSent}) or refuses it:
+     *     should it die first, a sweeper ends the run once the node's lease is gone ({@link ApiNodeLeases}), and looks
+     *     at the run from {@link ApiNodeLeases#TTL} on for that; {@code null}: only the start timeout ends it
+     */
+    public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting, @Nullable String watcher,
+            @Nullable String creator) {
         String key = RedisKeys.run(command.runId());
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
                 STATUS, RunStatus.QUEUED.wireName(),
@@ -137,9 +147,14 @@ public final class RunStore {
         if (watcher != null) {
             fields.put(NODE, watcher);
         }
+        java.time.Duration firstLook = settings.claimTimeout();
+        if (creator != null) {
+            fields.put(CREATOR, creator);
+            firstLook = ApiNodeLeases.TTL.compareTo(firstLook) < 0 ? ApiNodeLeases.TTL : firstLook;
+        }
         // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
         var async = redis.async();
-        async.zadd(dueIndex, (double) command.createdAt().plus(settings.claimTimeout()).toEpochMilli(), command.runId());
+        async.zadd(dueIndex, (double) command.createdAt().plus(firstLook).toEpochMilli(), command.runId());
         async.hset(key, fields);
         redis.await(async.pexpire(key, settings.runRetention().toMillis()), redis.commandTimeout(), "the run's record");
     }

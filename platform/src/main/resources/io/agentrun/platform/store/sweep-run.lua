@@ -4,7 +4,8 @@
 -- ARGV[1] now (ms)   ARGV[2] claim timeout (ms): an unclaimed command is produced again after it (doubling
 -- each time, at most 16x; from the lease instead for a run that was claimed before)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
 -- ends failed   ARGV[4] attempts: a run claimed this often without ending ends failed   ARGV[5] sweeper's
--- worker id   ARGV[6] lease (ms)
+-- worker id   ARGV[6] lease (ms)   ARGV[7] an api node proven dead (its lease key gone), or '': a run it created and
+-- never confirmed ends now   ARGV[8] how soon to look again at a run whose creator has not confirmed it (ms)
 -- Returns {action, time_or_epoch, fence_seq, reason}:
 --   'gone'    the run is unknown: drop it from the index
 --   'done'    the run ended: drop it from the index
@@ -14,8 +15,10 @@
 --   'waiting' the run waits for its thread (thread id in reason): nothing to do before time_or_epoch, unless the
 --             thread is free or handed to it already (then the sweeper hands it on / starts it)
 --   'giveup'  the sweeper claimed the run (epoch time_or_epoch, events from fence_seq + 1) to end it failed
+--   'unsent'  never claimed, and its creating api node (reason) has not confirmed its command: if that node is
+--             dead, sweep again naming it in ARGV[7]; else look again at time_or_epoch
 local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'requeue_at', 'requeues',
-  'created_ms', 'last_seq', 'command', 'sent', 'waiting', 'thread_id')
+  'created_ms', 'last_seq', 'command', 'sent', 'waiting', 'thread_id', 'creator')
 local status = h[1]
 if not status then
   return {'gone', 0, -1, ''}
@@ -57,7 +60,19 @@ end
 if epoch == 0 and not h[10] then
   -- Never claimed, and no api node confirmed that its command reached Kafka: it may be a run the node refused
   -- without being able to record it (Redis was down). Producing it again could execute a refused run; it is
-  -- ended at the start timeout instead, unless its command arrives first.
+  -- ended at the start timeout instead, unless its command arrives first, or sooner when the node that created it
+  -- is dead: that node told no client it was accepted (it answers none once its own lease may have lapsed), and
+  -- it will not confirm or refuse it now. Marked abandoned, so that a refusal still on its way counts as one.
+  local creator = h[13]
+  if creator and creator ~= '' then
+    if creator == ARGV[7] then
+      epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+      redis.call('HSET', KEYS[1], 'owner', ARGV[5], 'worker', ARGV[5], 'lease_until', now + tonumber(ARGV[6]),
+        'status', 'running', 'abandoned', '1')
+      return {'giveup', epoch, tonumber(h[8] or '-1'), 'not_queued'}
+    end
+    return {'unsent', math.min(now + tonumber(ARGV[8]), created + tonumber(ARGV[3]) + 1), -1, creator}
+  end
   return {'wait', created + tonumber(ARGV[3]) + 1, -1, ''}
 end
 local due = tonumber(h[5] or '-1')

@@ -4,6 +4,8 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
@@ -47,9 +49,11 @@ class LeaseConfiguration {
 
     @Bean
     RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
-            WorkerSettings settings, StateSettings state, @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+            WorkerSettings settings, StateSettings state, RedisConnections redis,
+            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
         RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
                 settings.maxAttempts(), settings.leaseDuration());
-        return new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy, timers);
+        return new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy,
+                new NodeWatch(new ApiNodeLeases(redis)), timers);
     }
 }

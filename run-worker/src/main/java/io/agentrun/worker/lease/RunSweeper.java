@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * renewing is taken from it and its command produced again; a command nobody claimed within
  * {@code claim-timeout} is produced again (with back-off); a run that can never start (claimed
  * {@code max-attempts} times without ending, or not claimed within {@code start-timeout}) is ended failed by
- * the sweeper itself, in an epoch of its own. A run waiting for its thread is started when the thread was handed to
+ * the sweeper itself, in an epoch of its own, and so is a run whose creating api node died before confirming its
+ * command ({@link NodeWatch}), within seconds. A run waiting for its thread is started when the thread was handed to
  * it (or is free) but nobody started it.
  */
 public final class RunSweeper extends PeriodicTask {
@@ -41,11 +42,12 @@ public final class RunSweeper extends PeriodicTask {
     private final JsonCodec codec;
     private final WorkerSettings settings;
     private final RunOwnership.SweepPolicy policy;
+    private final NodeWatch nodes;
     private final LongAdder requeued = new LongAdder();
     private final LongAdder givenUp = new LongAdder();
 
     public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
-            WorkerSettings settings, RunOwnership.SweepPolicy policy, ScheduledExecutorService timer) {
+            WorkerSettings settings, RunOwnership.SweepPolicy policy, NodeWatch nodes, ScheduledExecutorService timer) {
         super(timer, settings.sweepInterval());
         this.ownership = ownership;
         this.requeuer = requeuer;
@@ -54,6 +56,7 @@ public final class RunSweeper extends PeriodicTask {
         this.codec = codec;
         this.settings = settings;
         this.policy = policy;
+        this.nodes = nodes;
     }
 
     /** Commands this worker's sweeper produced again (lapsed leases, handed-back and unclaimed runs). */
@@ -79,7 +82,7 @@ public final class RunSweeper extends PeriodicTask {
     }
 
     private void sweep(String runId) {
-        switch (ownership.sweep(runId, policy, settings.id())) {
+        switch (ownership.sweep(runId, policy, settings.id(), nodes::dead)) {
             case RunOwnership.Sweep.Requeue requeue -> {
                 RunCommand command = decode(requeue.commandJson());
                 if (command != null) {

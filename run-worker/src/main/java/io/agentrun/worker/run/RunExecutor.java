@@ -163,7 +163,8 @@ final class RunExecutor {
 
     /**
      * Ends a run failed without running it, as the sweeper decided ({@code attempts_exhausted}: claimed too
-     * often without ending; {@code not_started}: never claimed in time; {@code command_lost}): a run_start, an
+     * often without ending; {@code not_started}: never claimed in time; {@code not_queued}: its api node died before confirming it;
+     * {@code command_lost}): a run_start, an
      * error with {@code code} and a run_end, in the sweeper's own epoch.
      */
     public RunOutcome giveUp(RunCommand command, RunOwnership.Claim.Won claim, String code) {
@@ -185,6 +186,7 @@ final class RunExecutor {
         return switch (code) {
             case "attempts_exhausted" -> "the run was started " + (epoch - 1) + " times without finishing; giving up";
             case "not_started" -> "no worker could start the run in time";
+            case "not_queued" -> "the api node that took the request stopped before it confirmed the run's command";
             default -> "the run's command was lost before it started";
         };
     }
