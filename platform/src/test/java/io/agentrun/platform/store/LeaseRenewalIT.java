@@ -3,6 +3,7 @@ package io.agentrun.platform.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Clock;
@@ -53,6 +54,22 @@ class LeaseRenewalIT {
         assertThat(Long.parseLong(redis.sync().hget(RedisKeys.run(running.runId()), "lease_until")))
                 .as("the running one renewed").isGreaterThan(System.currentTimeMillis());
         assertThat(redis.sync().hget(RedisKeys.run(ended.runId()), "lease_until")).as("the ended one untouched").isEqualTo("0");
+    }
+
+    @Test
+    void aRunThisWorkerReleasedAsEndedBeforeDroppingItIsNotLostButOneHandedOnIs() {
+        // Its release clears the owner; the run leaves the worker's list a moment later, and a renewal may come between.
+        RunOwnership.Lease finished = held("running");
+        assertThat(ownership.finish(finished.runId(), WORKER, 1, RunStatus.COMPLETED)).isTrue();
+        RunOwnership.Lease handedBack = held("running");
+        ownership.handBack(handedBack.runId(), WORKER, 1);
+        RunOwnership.Lease endedInALaterEpoch = new RunOwnership.Lease(newRun(Map.of("owner", "", "epoch", "2",
+                "status", "completed", "lease_until", "0")), 1);
+
+        List<RunOwnership.Lease> lost = ownership.renew(List.of(finished, handedBack, endedInALaterEpoch), WORKER, LEASE,
+                Duration.ofSeconds(5));
+
+        assertThat(lost).as("only runs no longer this worker's in its epoch").containsExactlyInAnyOrder(handedBack, endedInALaterEpoch);
     }
 
     private static RunOwnership.Lease held(String status) {
