@@ -13,9 +13,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * This api node's lease ({@link ApiNodeLeases}): renewed every second while the node runs. A sweeper ends a run this
  * node recorded but had not confirmed once the lease is gone, so before telling a client a run was accepted the node
- * checks that its lease cannot have lapsed: the last renewal Redis acknowledged was sent less than
+ * checks whether its lease can have lapsed: not while the last renewal Redis acknowledged was sent less than
  * {@code TTL - RENEW_EVERY} ago (the key lives at least {@code TTL} from the send). A node that stalled longer (a
- * long pause, Redis out of reach) refuses the run instead.
+ * long pause, Redis out of reach) asks the run's hash instead ({@code RunStore.confirmSent}).
  */
 final class NodeLease implements SmartLifecycle {
 

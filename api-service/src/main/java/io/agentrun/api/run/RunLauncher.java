@@ -140,10 +140,10 @@ final class RunLauncher {
             }
             sending = true;
             commands.send(command);
-            runs.markSent(runId);
-            if (!lease.held()) {
-                // A sweeper may have found this node dead and be ending the run: its client is not told it was accepted.
-                throw new NodeLeaseLapsed();
+            if (lease.held()) {
+                runs.markSent(runId); // not waited for: no sweeper ends the run while this node's lease lives
+            } else if (!confirmedAfterLapse(runId)) {
+                throw new NodeLeaseLapsed(); // a sweeper found this node dead and is ending the run: the client is not told
             }
             return new LaunchedRun(command, subscription);
         } catch (CommandProducer.CommandNotSentException | RedisException | LiveEvents.SubscribeException | NodeLeaseLapsed e) {
@@ -175,6 +175,22 @@ final class RunLauncher {
      * @return true when refused (or the refusal could not be recorded in time); false when a worker has claimed
      *         the run already, so it is accepted after all
      */
+    /**
+     * This node's lease may have lapsed while it sent the command (a long pause, Redis out of its reach), so a sweeper
+     * may be ending the run as abandoned: the run's hash decides. When Redis cannot say, the run is accepted: its
+     * command is in Kafka, and a refusal that cannot be recorded could let it execute after its client was refused;
+     * only a node proven dead is abandoned, and this one is alive.
+     */
+    private boolean confirmedAfterLapse(String runId) {
+        try {
+            return runs.confirmSent(runId);
+        } catch (RedisException e) {
+            log.warn("run {}: this node's lease may have lapsed and Redis did not confirm the run ({}); accepting it",
+                    runId, e.getMessage());
+            return true;
+        }
+    }
+
     private boolean refuse(String runId) {
         long deadline = System.nanoTime() + refusalTimeout.toNanos();
         long backoffMs = 50;
@@ -283,11 +299,10 @@ final class RunLauncher {
         }
     }
 
-    /** This node's lease may have lapsed while it sent a command ({@link NodeLease#held}). */
+    /** A sweeper abandoned the run while this node's lease had lapsed ({@link NodeLease#held}). */
     private static final class NodeLeaseLapsed extends RuntimeException {
         NodeLeaseLapsed() {
-            super("this api node's lease may have lapsed (a long pause, or Redis out of reach) before the command was confirmed",
-                    null, false, false);
+            super("this api node's lease lapsed before it confirmed the run, and a sweeper is ending it", null, false, false);
         }
     }
 

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 public final class RunStore {
 
     private static final LuaScript PROMOTE = LuaScript.fromResource(RunStore.class, "promote-run.lua");
+    private static final LuaScript CONFIRM_SENT = LuaScript.fromResource(RunStore.class, "confirm-sent.lua");
 
     /**
      * The run hash's fields, every one of them: the api, the workers' claim, lease and sweep scripts
@@ -245,6 +246,17 @@ public final class RunStore {
 
     public void markSent(String runId) {
         redis.async().hset(RedisKeys.run(runId), SENT, "1");
+    }
+
+    /**
+     * Marks the run {@code sent} unless a sweeper abandoned it (its creator looked dead: {@link ApiNodeLeases}), in one
+     * step: what an api node does instead of {@link #markSent} when its lease may have lapsed while it sent the command.
+     *
+     * @return false when abandoned: the run is being ended {@code not_queued} and must be refused to its client
+     * @throws io.lettuce.core.RedisException when Redis did not answer
+     */
+    public boolean confirmSent(String runId) {
+        return CONFIRM_SENT.run(redis.sync(), new String[] {RedisKeys.run(runId)}) == 1;
     }
 
     /**

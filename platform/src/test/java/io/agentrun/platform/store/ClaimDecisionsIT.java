@@ -89,6 +89,35 @@ class ClaimDecisionsIT {
         assertThat(ownership.claim("run_never_recorded_" + System.nanoTime(), "worker-b", LEASE)).isInstanceOf(Claim.Unknown.class);
     }
 
+    @Test
+    void aRunWhoseCreatorLooksDeadIsAbandonedOnlyUnconfirmedAndItsCreatorThenRefusesIt() {
+        RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(Duration.ofSeconds(30), Duration.ofMinutes(15), 5, LEASE);
+        RunCommand orphan = queuedBy("api-gone");
+        RunCommand confirmed = queuedBy("api-gone");
+        assertThat(runs.confirmSent(confirmed.runId())).isTrue();
+        RunCommand creatorAlive = queuedBy("api-alive");
+
+        assertThat(ownership.sweep(orphan.runId(), policy, "sweeper", "api-gone"::equals)).isInstanceOf(RunOwnership.Sweep.GiveUp.class)
+                .extracting(giveUp -> ((RunOwnership.Sweep.GiveUp) giveUp).code()).isEqualTo("not_queued");
+        assertThat(ownership.sweep(confirmed.runId(), policy, "sweeper", "api-gone"::equals)).as("confirmed: the creator told its client")
+                .isInstanceOf(RunOwnership.Sweep.Wait.class);
+        assertThat(ownership.sweep(creatorAlive.runId(), policy, "sweeper", "api-gone"::equals)).isInstanceOf(RunOwnership.Sweep.Wait.class);
+        assertThat(ownership.sweep(creatorAlive.runId(), policy, "sweeper", node -> false)).isInstanceOf(RunOwnership.Sweep.Wait.class);
+
+        assertThat(runs.confirmSent(orphan.runId())).as("a late confirmation finds it abandoned").isFalse();
+        assertThat(ownership.refuse(orphan.runId())).as("and its refusal counts as one").isTrue();
+        assertThat(redis.sync().hget(RedisKeys.run(orphan.runId()), RunStore.OWNER)).as("left to the sweeper that ends it").isEqualTo("sweeper");
+        assertThat(ownership.claim(orphan.runId(), "worker-a", LEASE)).as("its command, should it arrive").isInstanceOf(Claim.Leased.class);
+        assertThat(runs.confirmSent(creatorAlive.runId())).isTrue();
+        assertThat(redis.sync().hget(RedisKeys.run(creatorAlive.runId()), RunStore.SENT)).isEqualTo("1");
+    }
+
+    private static RunCommand queuedBy(String creator) {
+        RunCommand command = TestData.aRunCommand().build();
+        runs.createQueued(command, null, false, null, creator);
+        return command;
+    }
+
     private static RunCommand queued() {
         RunCommand command = TestData.aRunCommand().build();
         runs.createQueued(command);
