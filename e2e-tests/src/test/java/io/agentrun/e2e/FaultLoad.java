@@ -28,13 +28,15 @@ final class FaultLoad implements AutoCloseable {
     final List<ResumingRun> runs = new CopyOnWriteArrayList<>();
     private final List<ApiClient> nodes;
     private final IntFunction<String> query;
+    private final IntFunction<String> thread;
     private final Duration settle;
     private final AtomicInteger started = new AtomicInteger();
     private final ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().factory());
 
-    private FaultLoad(List<ApiClient> nodes, IntFunction<String> query, Duration settle) {
+    private FaultLoad(List<ApiClient> nodes, IntFunction<String> query, IntFunction<String> thread, Duration settle) {
         this.nodes = nodes;
         this.query = query;
+        this.thread = thread;
         this.settle = settle;
     }
 
@@ -50,7 +52,13 @@ final class FaultLoad implements AutoCloseable {
 
     /** Starts the load and returns once half of the first runs stream (three events or more), feeding on from then. */
     static FaultLoad start(List<ApiClient> nodes, int initial, Duration every, IntFunction<String> query, Duration settle) {
-        FaultLoad load = new FaultLoad(nodes, query, settle);
+        return start(nodes, initial, every, query, i -> null, settle);
+    }
+
+    /** @param thread the thread run {@code i} continues (one turn ended on it already), or null for a new thread */
+    static FaultLoad start(List<ApiClient> nodes, int initial, Duration every, IntFunction<String> query, IntFunction<String> thread,
+            Duration settle) {
+        FaultLoad load = new FaultLoad(nodes, query, thread, settle);
         for (int i = 0; i < initial; i++) {
             load.startOne();
         }
@@ -62,7 +70,7 @@ final class FaultLoad implements AutoCloseable {
 
     private void startOne() {
         int i = started.getAndIncrement();
-        runs.add(ResumingRun.start(nodes, i, i % nodes.size(), query.apply(i), settle));
+        runs.add(ResumingRun.start(nodes, i, i % nodes.size(), query.apply(i), settle, thread.apply(i)));
     }
 
     /** Stops starting runs; those started go on. */

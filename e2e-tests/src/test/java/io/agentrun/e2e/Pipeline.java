@@ -65,6 +65,16 @@ final class Pipeline implements AutoCloseable {
         onRedisCluster = on;
     }
 
+    /** A pipeline on the test JVM's Redis Cluster (the suites after it get the single node again). */
+    static Pipeline startOnRedisCluster(int apiCount, int workerCount, int relayCount) {
+        useRedisCluster(true);
+        try {
+            return start(apiCount, workerCount, relayCount);
+        } finally {
+            useRedisCluster(false);
+        }
+    }
+
     private Pipeline(Map<String, Object> overrides) {
         this.overrides = overrides;
     }

@@ -119,6 +119,71 @@ class RedisClusterFaultIT {
         });
     }
 
+    /**
+     * Issue 33's schedule: the primary serving the most runs, then a worker 1.5 s later, then an api node 1.5 s after
+     * that (the stack starts each again), with a third of the runs continuing threads that had one turn. Runs the api
+     * node had recorded and not confirmed when it died end {@code not_queued} within seconds; then no run hash in
+     * Redis is queued or running 30 s after the clients are done, and every continued thread takes its next turn at
+     * once (no lock left behind).
+     */
+    @Test
+    void aPrimaryThenAWorkerThenAnApiNodeKilledLeaveNoRunUnsettledAndEveryThreadAnswersItsNextTurn() throws Exception {
+        List<String> continued = firstTurns(FaultLoad.INITIAL_RUNS / 3);
+        underLoad("primary, worker-1 and api-1 killed 1.5 s apart (new and continued threads)",
+                i -> i < continued.size() ? continued.get(i) : null, Duration.ofSeconds(30), runs -> {
+                    RedisServer victim = busiestPrimary(runs);
+                    int slot = aSlotOf(victim);
+                    long killed = System.nanoTime();
+                    victim.kill();
+                    pause(Duration.ofMillis(1500));
+                    stack.kill9("worker-1");
+                    pause(Duration.ofMillis(1500));
+                    stack.kill9AndAwaitRestart("api-1");
+                    awaitTakeover(slot, victim, "the replica of " + victim.port() + " to take over");
+                    long promotedMs = (System.nanoTime() - killed) / 1_000_000;
+                    victim.restart();
+                    awaitHealthy();
+                    await("api-1 to serve again").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                            .until(() -> nodes.get(0).get("/actuator/health/readiness").statusCode() == 200);
+                    return new Fault(killed, "promoted after " + promotedMs + " ms; worker-1 and api-1 killed");
+                });
+
+        List<String> busy = new ArrayList<>();
+        for (int i = 0; i < continued.size(); i++) {
+            var next = nodes.get(i % nodes.size()).stream("assistant", continued.get(i), ApiClient.body("and then"));
+            if (next.status() != 200 || Transcript.of(next.events()).runEnd().status() != io.agentrun.model.event.RunStatus.COMPLETED) {
+                busy.add(continued.get(i) + " answered " + next.status() + " " + next.body());
+            }
+        }
+        assertThat(busy).as("continued threads whose next turn did not run at once").isEmpty();
+    }
+
+    /** {@code count} threads with one ended turn each, started on the api nodes in turn. */
+    private static List<String> firstTurns(int count) throws Exception {
+        List<java.util.concurrent.Future<String>> threads = new ArrayList<>();
+        try (var starts = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                ApiClient client = nodes.get(i % nodes.size());
+                String first = "first turn " + i;
+                threads.add(starts.submit(() -> {
+                    var response = client.stream("assistant", null, ApiClient.body(first));
+                    assertThat(response.status()).as(first).isEqualTo(200);
+                    return response.header("x-thread-id");
+                }));
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        for (var thread : threads) {
+            ids.add(thread.get());
+        }
+        return ids;
+    }
+
+    /** The fault schedule's spacing between two kills (what the issue's operator did by hand), not a wait for a condition. */
+    private static void pause(Duration spacing) {
+        java.util.concurrent.locks.LockSupport.parkNanos(spacing.toNanos());
+    }
+
     /** A fault done to the cluster under load: when it struck, and what to say of it. */
     private record Fault(long at, String detail) {
     }
@@ -128,15 +193,24 @@ class RedisClusterFaultIT {
     }
 
     private void underLoad(String name, Disturbance disturbance) throws Exception {
+        underLoad(name, i -> null, FaultLoad.SETTLE, disturbance);
+    }
+
+    /**
+     * @param thread   the thread run {@code i} continues, or null for a new one
+     * @param settled  how long after the clients are done every run hash in Redis may still be queued or running
+     */
+    private void underLoad(String name, java.util.function.IntFunction<String> thread, Duration settled, Disturbance disturbance)
+            throws Exception {
         List<ResumingRun> runs;
         Fault fault;
-        try (FaultLoad load = FaultLoad.start(nodes, FEED_EVERY,
-                i -> FaultLoad.slowQuery(200, "n" + i + " " + name.hashCode()))) {
+        try (FaultLoad load = FaultLoad.start(nodes, FaultLoad.INITIAL_RUNS, FEED_EVERY,
+                i -> FaultLoad.slowQuery(200, "n" + i + " " + name.hashCode()), thread, FaultLoad.SETTLE)) {
             runs = load.runs;
             fault = disturbance.apply(List.copyOf(runs));
         }
 
-        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE);
+        RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE, settled);
         List<String> problems = new ArrayList<>(audit.problems());
         problems.addAll(RunAudit.recordProblems(audit.accepted(), nodes.get(0)));
         long longestGapMs = audit.accepted().stream().mapToLong(r -> r.longestGapAfter(fault.at())).max().orElse(0) / 1_000_000;

@@ -34,6 +34,8 @@ final class ResumingRun {
     final int index;
     final int node;
     final String query;
+    /** The thread the run continues (its second turn), or null: a new thread (the first turn). */
+    final String continuedThread;
     volatile Outcome outcome;
     volatile int status = -1;
     volatile String runId;
@@ -58,17 +60,28 @@ final class ResumingRun {
     private volatile InputStream open;
     private volatile boolean abandoned;
 
-    private ResumingRun(List<ApiClient> nodes, int index, int node, String query, Duration deadline) {
+    private ResumingRun(List<ApiClient> nodes, int index, int node, String query, Duration deadline, String continuedThread) {
         this.nodes = nodes;
         this.index = index;
         this.node = node;
         this.query = query;
         this.deadline = deadline;
+        this.continuedThread = continuedThread;
+    }
+
+    /** Which user turn of its thread the run is: the scripted agent numbers its answers by it. */
+    int turn() {
+        return continuedThread == null ? 1 : 2;
     }
 
     /** Starts the client on a virtual thread; {@code deadline} bounds how long it keeps joining. */
     static ResumingRun start(List<ApiClient> nodes, int index, int node, String query, Duration deadline) {
-        ResumingRun run = new ResumingRun(nodes, index, node, query, deadline);
+        return start(nodes, index, node, query, deadline, null);
+    }
+
+    /** @param continuedThread a thread whose one turn so far ended: this run is its second; null for a new thread */
+    static ResumingRun start(List<ApiClient> nodes, int index, int node, String query, Duration deadline, String continuedThread) {
+        ResumingRun run = new ResumingRun(nodes, index, node, query, deadline, continuedThread);
         Thread.ofVirtual().name("run-client-" + index).start(() -> {
             try {
                 run.drive();
@@ -84,7 +97,7 @@ final class ResumingRun {
     private void drive() {
         HttpResponse<InputStream> response;
         try {
-            response = nodes.get(node).openStream("assistant", null, ApiClient.body(query));
+            response = nodes.get(node).openStream("assistant", continuedThread, ApiClient.body(query));
         } catch (RuntimeException e) {
             refusal = String.valueOf(e.getCause() == null ? e : e.getCause());
             outcome = Outcome.UNANSWERED;

@@ -49,7 +49,7 @@ final class RunAudit {
             if (!"completed".equals(end.status().wireName())) {
                 wrong.add("run_end " + end.status().wireName());
             }
-            String expected = "Echo #1: " + run.query;
+            String expected = "Echo #" + run.turn() + ": " + run.query;
             if (!expected.equals(view.answer()) || !expected.equals(end.output())) {
                 wrong.add("answer '" + view.answer() + "', output '" + end.output() + "', expected '" + expected + "'");
             }
@@ -84,14 +84,16 @@ final class RunAudit {
     static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client) {
         List<String> problems = new ArrayList<>();
         for (ResumingRun run : accepted) {
-            String answer = "Echo #1: " + run.query;
+            String answer = "Echo #" + run.turn() + ": " + run.query;
             var history = client.get("/api/v1/threads/" + run.threadId + "/messages?limit=100");
             List<String> messages = new ArrayList<>();
             if (history.statusCode() == 200) {
                 JSON.readTree(history.body()).get("messages")
                         .forEach(m -> messages.add(m.get("role").asString() + ":" + m.get("content").asString()));
             }
-            if (!messages.equals(List.of("user:" + run.query, "assistant:" + answer))) {
+            // a continued thread's history holds its first turn (two messages) before this run's
+            List<String> thisRun = messages.subList(Math.max(0, messages.size() - 2), messages.size());
+            if (messages.size() != 2 * run.turn() || !thisRun.equals(List.of("user:" + run.query, "assistant:" + answer))) {
                 problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages);
             }
             ClientView replay = new ClientView();
@@ -189,6 +191,11 @@ final class RunAudit {
      * answer; a refused run never executed (nothing in the event topic, a tombstone in Redis).
      */
     static Audit settleAndAudit(List<ResumingRun> runs, RedisConnections redis, String kafkaBootstrap, Duration settle) {
+        return settleAndAudit(runs, redis, kafkaBootstrap, settle, settle);
+    }
+
+    /** @param settled how long after the clients are done a run hash (any, accepted by a client or not) may stay unsettled */
+    static Audit settleAndAudit(List<ResumingRun> runs, RedisConnections redis, String kafkaBootstrap, Duration settle, Duration settled) {
         List<String> problems = new ArrayList<>();
         try {
             await("every accepted run to reach run_end at its client").atMost(settle).pollInterval(Duration.ofMillis(500))
@@ -201,11 +208,11 @@ final class RunAudit {
         }
         long settledAt = System.nanoTime();
         try {
-            await("no run to be left queued or running in Redis").atMost(settle).pollInterval(Duration.ofSeconds(1))
+            await("no run to be left queued or running in Redis").atMost(settled).pollInterval(Duration.ofSeconds(1))
                     .ignoreExceptions().until(() -> unsettledRuns(redis).isEmpty());
         } catch (ConditionTimeoutException e) {
             Map<String, Map<String, String>> unsettled = unsettledRuns(redis);
-            problems.add(unsettled.size() + " runs left queued or running in Redis after " + settle + ":");
+            problems.add(unsettled.size() + " runs left queued or running in Redis " + settled + " after the clients were done:");
             unsettled.entrySet().stream().limit(20).forEach(s -> problems.add("  " + s.getKey() + " " + s.getValue()
                     + " client " + runs.stream().filter(r -> s.getKey().equals(r.runId)).findFirst().map(Object::toString).orElse("none")));
         }

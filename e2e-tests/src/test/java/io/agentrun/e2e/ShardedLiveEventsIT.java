@@ -56,12 +56,7 @@ class ShardedLiveEventsIT {
     @BeforeAll
     static void start() {
         cluster = RealInfrastructure.redisCluster();
-        Pipeline.useRedisCluster(true);
-        try {
-            pipeline = Pipeline.start(1, 2, 1);
-        } finally {
-            Pipeline.useRedisCluster(false);
-        }
+        pipeline = Pipeline.startOnRedisCluster(1, 2, 1);
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
     }
 

@@ -18,6 +18,8 @@ final class Watch {
     final String runId;
     final List<SseEvent> events = new CopyOnWriteArrayList<>();
     final List<Long> arrivals = new CopyOnWriteArrayList<>();
+    /** The same, in wall-clock millis: to compare with the events' {@code created_at}. */
+    final List<Long> arrivedAtMillis = new CopyOnWriteArrayList<>();
     /** Completes when the stream ends: normally (null) or broken (the exception). */
     final CompletableFuture<Throwable> ended = new CompletableFuture<>();
 
@@ -27,8 +29,9 @@ final class Watch {
         Thread.ofVirtual().start(() -> {
             try (InputStream in = response.body()) {
                 ApiClient.readUntil(in, event -> {
-                    events.add(event);
+                    arrivedAtMillis.add(System.currentTimeMillis());
                     arrivals.add(System.nanoTime());
+                    events.add(event);
                     return true;
                 });
                 ended.complete(null);

@@ -6,6 +6,8 @@ import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,6 +22,14 @@ class LiveConfiguration {
     @Bean
     Backlog backlog(ResumeBuffer buffer, RunStore runs, RunEventLog eventLog, JsonCodec codec) {
         return new Backlog(buffer, runs, eventLog, codec);
+    }
+
+    /** {@code agentrun.stream.events.from_backlog}: what live delivery missed (it should stay flat, failovers included). */
+    @Bean
+    MeterBinder liveEventMeters(LiveEvents live) {
+        return registry -> FunctionCounter.builder("agentrun.stream.events.from_backlog", live, LiveEvents::eventsFromBacklog)
+                .description("Events streams read from the backlog because this node's live channel had not brought them")
+                .register(registry);
     }
 
     @Bean

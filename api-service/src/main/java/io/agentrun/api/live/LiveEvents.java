@@ -20,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,8 @@ public final class LiveEvents implements DisposableBean {
     private final Duration commandTimeout;
     private final Duration watcherRetention;
     private volatile CompletableFuture<Void> subscribed;
+    /** Events streams took from the backlog because this node's live channel had not brought them in time. */
+    private final LongAdder fromBacklog = new LongAdder();
 
     /** @param watcherRetention how long a run remembers that this node joined it (the run's own retention) */
     public LiveEvents(RedisConnections redis, JsonCodec codec, Backlog backlog, Duration gapCheckInterval,
@@ -140,7 +143,7 @@ public final class LiveEvents implements DisposableBean {
 
     private RunSubscription register(String runId, long firstSeq) {
         RunSubscription subscription = new RunSubscription(runId, firstSeq, backlog, gapCheckInterval,
-                maxQueuedPerStream, this::unregister);
+                maxQueuedPerStream, this::unregister, fromBacklog);
         byRun.computeIfAbsent(runId, id -> new CopyOnWriteArraySet<>()).add(subscription);
         return subscription;
     }
@@ -175,6 +178,15 @@ public final class LiveEvents implements DisposableBean {
     /** The node is draining: every open subscription stops waiting, so its stream can tell the client to reconnect. */
     public void interruptAll() {
         byRun.values().forEach(watchers -> watchers.forEach(RunSubscription::interrupt));
+    }
+
+    /**
+     * Events this node's streams read from the backlog because the live channel had not brought them (a gap, or a quiet
+     * stream's check found more): after a failover, the measure of whether live delivery came back. A join's catch-up
+     * is not counted.
+     */
+    public long eventsFromBacklog() {
+        return fromBacklog.sum();
     }
 
     /** Number of runs this node watches now. */

@@ -8,6 +8,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,17 @@ public final class RunSubscription implements AutoCloseable {
     /** When the current gap was first seen (nanoTime), 0 when there is none. */
     private long gapSince;
 
+    /** Counts events this stream took from the backlog because its live channel had not brought them (not a join's catch-up). */
+    private final LongAdder fromBacklog;
+
     RunSubscription(String runId, long firstSeq, Backlog backlog, Duration gapCheckInterval,
             int maxQueued, Consumer<RunSubscription> onClose) {
+        this(runId, firstSeq, backlog, gapCheckInterval, maxQueued, onClose, new LongAdder());
+    }
+
+    RunSubscription(String runId, long firstSeq, Backlog backlog, Duration gapCheckInterval,
+            int maxQueued, Consumer<RunSubscription> onClose, LongAdder fromBacklog) {
+        this.fromBacklog = fromBacklog;
         this.runId = runId;
         this.expected = firstSeq;
         this.backlog = backlog;
@@ -109,7 +119,7 @@ public final class RunSubscription implements AutoCloseable {
 
     /** Loads what already exists from the backlog: a join's events from before it subscribed. */
     public void catchUp() {
-        fillFromBuffer();
+        fillFromBuffer(false);
     }
 
     /** The seq of the next event this subscription will deliver. */
@@ -130,7 +140,7 @@ public final class RunSubscription implements AutoCloseable {
                 return ready;
             }
             if (backlogHasMore) {
-                fillFromBuffer(); // the last backlog read was a full chunk: read on rather than wait
+                fillFromBuffer(false); // the last backlog read was a full chunk: read on rather than wait
                 continue;
             }
             long remaining = deadline - System.nanoTime();
@@ -139,7 +149,7 @@ public final class RunSubscription implements AutoCloseable {
             }
             Received message = incoming.poll(Math.min(remaining, gapCheckInterval.toNanos()), TimeUnit.NANOSECONDS);
             if (message == null) {
-                fillFromBuffer(); // quiet: did the live channel lose something?
+                fillFromBuffer(true); // quiet: did the live channel lose something?
             } else if (message != Received.WAKE_UP) {
                 queued.addAndGet(-message.frames().size());
                 acceptAll(message.frames());
@@ -155,7 +165,7 @@ public final class RunSubscription implements AutoCloseable {
             }
         }
         if (!early.isEmpty() && early.firstKey() > expected) {
-            fillFromBuffer(); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
+            fillFromBuffer(true); // a gap: the missing events are in the backlog already (the relay writes the buffer first)
         }
     }
 
@@ -175,7 +185,8 @@ public final class RunSubscription implements AutoCloseable {
         return Optional.empty();
     }
 
-    private void fillFromBuffer() {
+    /** @param missedLive the live channel should have brought what this reads: counted in {@link #fromBacklog} */
+    private void fillFromBuffer(boolean missedLive) {
         List<Frame> frames;
         try {
             frames = backlog.from(runId, expected);
@@ -185,7 +196,9 @@ public final class RunSubscription implements AutoCloseable {
             return;
         }
         for (Frame frame : frames) {
-            early.putIfAbsent(frame.seq(), frame);
+            if (early.putIfAbsent(frame.seq(), frame) == null && missedLive && frame.seq() >= expected) {
+                fromBacklog.increment();
+            }
             backlogUpTo = Math.max(backlogUpTo, frame.seq());
         }
         backlogHasMore = frames.size() >= Backlog.CHUNK;

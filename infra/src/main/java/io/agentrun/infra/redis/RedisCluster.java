@@ -137,6 +137,12 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /** The node's cluster id ({@code CLUSTER MYID}). */
+    /** How many clients of {@code node} are subscribed to the shard channel {@code channel} ({@code PUBSUB SHARDNUMSUB}). */
+    public long shardSubscribers(RedisServer node, String channel) {
+        String[] lines = cli(node.port(), "pubsub", "shardnumsub", channel).strip().split("\r?\n");
+        return Long.parseLong(lines[lines.length - 1].strip());
+    }
+
     public String nodeId(RedisServer node) {
         return cli(node.port(), "cluster", "myid").strip();
     }

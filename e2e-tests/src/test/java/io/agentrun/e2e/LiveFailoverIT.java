@@ -1,0 +1,89 @@
+package io.agentrun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.agentrun.api.live.LiveEvents;
+import io.agentrun.infra.redis.RedisCluster;
+import io.agentrun.infra.redis.RedisServer;
+import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.json.CreatedAt;
+import io.agentrun.model.naming.RedisKeys;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A stream open while the Redis Cluster primary that holds its api node's live channel is killed and replaced by its
+ * replica (then back as a replica itself): once the cluster has a primary for the channel again, the node subscribes
+ * there and the stream's events arrive live again — within a second of their {@code created_at}, and none of them
+ * read from the backlog ({@code agentrun.stream.events.from_backlog} stays flat). What the failover itself held up is
+ * delivered from the backlog meanwhile, and the stream is whole.
+ */
+@ExtendWith(RealInfrastructure.class)
+class LiveFailoverIT {
+
+    /** 80 deltas 200 ms apart: the stream outlives the failover (cluster-node-timeout 2 s) by several seconds. */
+    private static final String LONG_RUN = "/slow 200 " + IntStream.range(0, 80).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
+    /** After a replica took over: how soon the api node must have subscribed there (its client re-reads the topology). */
+    private static final Duration RESUBSCRIBED = Duration.ofSeconds(15);
+
+    static RedisCluster cluster;
+    static Pipeline pipeline;
+    static ApiClient client;
+
+    @BeforeAll
+    static void start() {
+        cluster = RealInfrastructure.redisCluster();
+        pipeline = Pipeline.startOnRedisCluster(1, 1, 1);
+        client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+        cluster.awaitWhole(Duration.ofSeconds(30), Duration.ofSeconds(90)); // whole again for the suites after this one
+    }
+
+    @Test
+    void anOpenStreamReceivesLiveEventsAgainWithinASecondOnceAReplicaTookOverItsChannel() {
+        LiveEvents live = pipeline.apiBean(0, LiveEvents.class);
+        int slot = SlotHash.getSlot(RedisKeys.nodeChannel(live.nodeId()));
+        RedisServer primary = cluster.primaryOf(slot);
+        Watch watch = Watch.stream(client, LONG_RUN).awaitEvents(3);
+
+        primary.kill();
+        await("a replica to take over the channel's slot").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions().until(() -> cluster.primaryOf(slot) != primary);
+        primary.restart();
+        String channel = RedisKeys.nodeChannel(live.nodeId());
+        await("the api node to subscribe to its channel on the new primary").atMost(RESUBSCRIBED).pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions().until(() -> cluster.shardSubscribers(cluster.primaryOf(slot), channel) >= 1);
+        long liveFrom = System.currentTimeMillis();
+        long fromBacklogThen = live.eventsFromBacklog();
+
+        assertThat(watch.awaitEnd(Duration.ofSeconds(120))).as("the stream ended normally").isNull();
+        List<Long> latenessAfter = new ArrayList<>();
+        for (int i = 0; i < watch.events.size(); i++) {
+            long created = CreatedAt.millis(watch.events.get(i).data());
+            if (created >= liveFrom) {
+                latenessAfter.add(watch.arrivedAtMillis.get(i) - created);
+            }
+        }
+        assertThat(watch.events.getLast().event()).isEqualTo("run_end");
+        assertThat(watch.events).extracting(SseEvent::id).doesNotHaveDuplicates();
+        assertThat(latenessAfter).as("ms from created_at to the client, of events created once the node subscribed again")
+                .hasSizeGreaterThan(10).allMatch(ms -> ms < 1_000);
+        assertThat(live.eventsFromBacklog()).as("events read from the backlog once the node had subscribed again")
+                .isEqualTo(fromBacklogThen);
+    }
+}
