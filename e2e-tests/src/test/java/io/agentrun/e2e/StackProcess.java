@@ -230,17 +230,7 @@ final class StackProcess implements AutoCloseable {
     }
 
     private static int freePorts(int count) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int first = Ports.freePort();
-            boolean all = true;
-            for (int i = 1; i < count; i++) {
-                all &= !Ports.isOpen("localhost", first + i);
-            }
-            if (all) {
-                return first;
-            }
-        }
-        throw new IllegalStateException("no " + count + " consecutive free ports");
+        return Ports.freePortRun(count);
     }
 
     @Override

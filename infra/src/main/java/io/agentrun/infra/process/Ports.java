@@ -36,6 +36,26 @@ public final class Ports {
         throw new UncheckedIOException(new IOException("no free port pair below 32768 with offset " + offset));
     }
 
+    /**
+     * The first of {@code count} consecutive ports, all free now and below the kernel's ephemeral range: for servers a
+     * child process binds later (an api node can take a minute to start on a loaded machine), which a port from
+     * {@link #freePort()} would leave exposed to any outgoing connection the kernel gives that port meanwhile
+     * (CI at 366ec2a: api-2 found its port taken).
+     */
+    public static synchronized int freePortRun(int count) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int first = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(32_768 - count - 20_000);
+            boolean all = true;
+            for (int i = 0; i < count && all; i++) {
+                all = canBind(first + i);
+            }
+            if (all) {
+                return first;
+            }
+        }
+        throw new UncheckedIOException(new IOException("no " + count + " consecutive free ports below 32768"));
+    }
+
     private static boolean canBind(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress("127.0.0.1", port));
