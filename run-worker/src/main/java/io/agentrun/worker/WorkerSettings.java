@@ -40,7 +40,6 @@ public record WorkerSettings(
         @DefaultValue("5s") Duration leaseDuration,
         @DefaultValue("1s") Duration leaseRenewInterval,
         @DefaultValue("1s") Duration sweepInterval,
-        @DefaultValue("5s") Duration indexRepairInterval,
         @DefaultValue("20s") Duration claimRetry,
         @DefaultValue("15m") Duration startTimeout,
         @DefaultValue("5") int maxAttempts) {

@@ -64,7 +64,7 @@ class WorkerIT {
         worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
                 "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
                 "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms",
-                "--agentrun.worker.start-timeout=12s", "--agentrun.worker.index-repair-interval=1s");
+                "--agentrun.worker.start-timeout=12s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -251,19 +251,6 @@ class WorkerIT {
         assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isLessThan(Duration.ofSeconds(12));
         assertThat(worker.getBean(RunOwnership.class).refuse(command.runId()))
                 .as("the dead node's refusal, should it come after all, is one: the run never ran").isTrue();
-    }
-
-    @Test
-    void anOrphanedRunWhoseDueIndexEntryWasLostIsPutBackAndStillEndsInSeconds() {
-        // A failover kept the run's hash and lost its entry in the due index (another shard): no sweeper would look.
-        RunCommand command = queued(Ids.newThreadId(), "orphaned, unindexed", "api-gone-unindexed-" + SUFFIX);
-        var redis = worker.getBean(RedisConnections.class);
-        assertThat(redis.sync().zrem(io.agentrun.model.naming.RedisKeys.runsDue(COMMANDS), command.runId())).isEqualTo(1);
-
-        List<RunEvent> events = eventsOf(command.runId());
-
-        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_queued");
-        assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isLessThan(Duration.ofSeconds(12));
     }
 
     @Test

@@ -48,11 +48,6 @@ class LeaseConfiguration {
     }
 
     @Bean
-    IndexRepair indexRepair(RunOwnership ownership, WorkerSettings settings, @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
-        return new IndexRepair(ownership, settings.indexRepairInterval(), timers);
-    }
-
-    @Bean
     RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, StateSettings state, RedisConnections redis,
             @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
