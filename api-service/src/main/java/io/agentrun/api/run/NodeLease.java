@@ -47,7 +47,7 @@ final class NodeLease implements SmartLifecycle {
             renewedFrom = sent == 0 ? 1 : sent;
             return true;
         } catch (RuntimeException e) {
-            log.warn("api node {}: lease not renewed ({}); runs are refused once it may have lapsed", nodeId, e.getMessage());
+            log.warn("api node {}: lease not renewed ({}); once it may have lapsed, each run is confirmed in Redis before its client is answered", nodeId, e.getMessage());
             return false;
         }
     }

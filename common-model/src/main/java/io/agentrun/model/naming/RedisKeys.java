@@ -83,8 +83,8 @@ public final class RedisKeys {
 
     /**
      * String with a short TTL: an api node is alive while it renews this ({@code ApiNodeLeases}). A sweeper ends a run
-     * whose creating node let it lapse before the run's command was confirmed; the node answers no client once it may
-     * have lapsed.
+     * whose creating node let it lapse before the run's command was confirmed; a node whose key may have lapsed asks the
+     * run before answering its client.
      */
     public static String apiNodeAlive(String nodeId) {
         return PREFIX + "node:{" + nodeId + "}:alive";

@@ -9,8 +9,9 @@ import java.time.Duration;
  * Whether an api node is alive, as Redis knows it: each node renews a key of its own ({@link RedisKeys#apiNodeAlive})
  * every {@link #RENEW_EVERY}, expiring after {@link #TTL}. A run whose creating node dies between recording it and
  * confirming its command would otherwise wait for the workers' start timeout (15 minutes), holding its thread; a sweeper
- * ends it once the node is proven gone ({@code NodeWatch} in the worker), and the node itself answers no client once its
- * key may have lapsed ({@code NodeLease} in the api). The rule is in docs/architecture.md ("A run whose api node died").
+ * ends it once the node is proven gone ({@code NodeWatch} in the worker), and a node whose key may have lapsed asks the
+ * run ({@code RunStore.confirmSent}) before answering its client ({@code NodeLease} in the api). The rule is rule 6 of
+ * "Who runs a command" in docs/architecture.md.
  */
 public final class ApiNodeLeases {
 

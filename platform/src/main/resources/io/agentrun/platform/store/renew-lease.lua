@@ -13,8 +13,5 @@ end
 if h[1] ~= ARGV[1] or h[2] ~= ARGV[2] then
   return 0
 end
-if ended then
-  return 2
-end
 redis.call('HSET', KEYS[1], 'lease_until', ARGV[3])
 return 1

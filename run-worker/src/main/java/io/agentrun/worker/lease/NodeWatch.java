@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * Tells a sweeper whether an api node is dead: its lease key was missing at every look over at least
  * {@link ApiNodeLeases#TTL} (a sweeper looks each second at a run its creator has not confirmed). One look is not
  * enough: a Redis failover may lose the key of a live node, which puts it back within {@link ApiNodeLeases#RENEW_EVERY}.
- * A node that stalled that long (a pause, no Redis) is treated as dead too; it refuses its pending runs itself when it
- * wakes ({@code NodeLease} in the api), so nothing a client was told is ended.
+ * A node that stalled that long (a pause, no Redis) is treated as dead too; when it wakes it asks each pending run
+ * whether it was abandoned before answering its client ({@code NodeLease} and {@code RunStore.confirmSent}), so nothing
+ * a client was told is ended.
  */
 final class NodeWatch {
 
