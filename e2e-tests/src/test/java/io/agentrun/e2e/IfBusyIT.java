@@ -150,7 +150,8 @@ class IfBusyIT {
         assertThat(queued.statusCode()).as(queued.body()).isEqualTo(202);
         String secondId = CODEC.read(queued.body(), JsonNode.class).get("run_id").asString();
         RunStore runs = pipeline.apiBean(RunStore.class);
-        await().atMost(Duration.ofSeconds(60)).until(() -> runs.find(secondId).map(r -> r.status().isTerminal()).orElse(false));
+        // Ended as the relay applied its run_end (end_seq, output): the worker's release marks it ended a moment earlier.
+        await().atMost(Duration.ofSeconds(60)).until(() -> runs.find(secondId).map(r -> r.status().isTerminal() && r.endSeq() >= 0).orElse(false));
         var firstRun = runs.find(accepted.get("run_id").asString()).orElseThrow();
         var secondRun = runs.find(secondId).orElseThrow();
         assertThat(secondRun.output()).isEqualTo("Echo #2: after you");
