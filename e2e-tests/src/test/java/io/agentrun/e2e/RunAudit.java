@@ -80,8 +80,9 @@ final class RunAudit {
      * What the state rebuilt in Redis says of accepted runs, read afresh through the API: each thread's history holds
      * exactly its one question and the undisturbed answer, and a join from the start replays events 0..n once, ending
      * with that answer's run_end. After a failover that dropped acknowledged writes, this is what comes back from Kafka.
+     * A problem names what Redis holds of the run and its thread, so a failure in CI explains itself.
      */
-    static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client) {
+    static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client, RedisConnections redis) {
         List<String> problems = new ArrayList<>();
         for (ResumingRun run : accepted) {
             String answer = "Echo #" + run.turn() + ": " + run.query;
@@ -94,7 +95,8 @@ final class RunAudit {
             // a continued thread's history holds its first turn (two messages) before this run's
             List<String> thisRun = messages.subList(Math.max(0, messages.size() - 2), messages.size());
             if (messages.size() != 2 * run.turn() || !thisRun.equals(List.of("user:" + run.query, "assistant:" + answer))) {
-                problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages);
+                problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages + "; run " + state(redis, run.runId)
+                        + "; thread " + redis.sync().hgetall(RedisKeys.thread(run.threadId)));
             }
             ClientView replay = new ClientView();
             replay.add(client.join(run.threadId, run.runId, null).events());
@@ -103,7 +105,8 @@ final class RunAudit {
                     && events.getLast().data() instanceof EventData.RunEnd end && answer.equals(end.output())
                     && answer.equals(replay.answer());
             if (!whole) {
-                problems.add("run " + run.runId + ": a join from the start replays " + types(replay) + " answer '" + replay.answer() + "'");
+                problems.add("run " + run.runId + ": a join from the start replays " + types(replay) + " answer '" + replay.answer()
+                        + "'; run " + state(redis, run.runId));
             }
         }
         return problems;

@@ -157,6 +157,21 @@ final class StackProcess implements AutoCloseable {
         return tail(state.resolve("logs").resolve(name + ".log"), lines);
     }
 
+    /** The lines of every part's log (a restarted part's included) that contain {@code text}, each prefixed by its part. */
+    List<String> logLinesContaining(String text) {
+        try (var logs = Files.list(state.resolve("logs"))) {
+            List<String> found = new java.util.ArrayList<>();
+            for (Path log : logs.sorted().toList()) {
+                try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                    lines.filter(line -> line.contains(text)).forEach(line -> found.add(log.getFileName() + ": " + line));
+                }
+            }
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static void signal(String signal, long pid) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();

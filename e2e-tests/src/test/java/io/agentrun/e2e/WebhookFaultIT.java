@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Webhooks under faults, with real processes: 200 background runs, and while they run a worker and a relay (which
  * records and sends deliveries) are killed with SIGKILL and started again by the stack. Every run that ended is
- * delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body.
+ * delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body. The
+ * surviving worker counts no lease lost (issue 33: it used to count its own runs that had simply ended).
  */
 class WebhookFaultIT {
 
@@ -83,6 +84,7 @@ class WebhookFaultIT {
             return CODEC.read(accepted.body(), JsonNode.class).get("run_id").asString();
         })).toList();
         await().atMost(Duration.ofSeconds(60)).until(() -> received.size() >= RUNS / 10);
+        double survivorLostBefore = ZombieWorkerIT.meter(stack.management("worker-2"), "agentrun_worker_leases_lost_total");
         stack.kill9AndAwaitRestart("worker-1");
         stack.kill9AndAwaitRestart("relay-1");
         List<String> runIds = new ArrayList<>();
@@ -95,6 +97,10 @@ class WebhookFaultIT {
                 .until(() -> runIds.stream().allMatch(id -> ended(client, id)));
         await("a delivery for every run").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                 .until(() -> deliveredRuns().containsAll(runIds));
+
+        // Nothing was taken over from worker-2 (only worker-1 died): its runs that simply ended are no lease lost.
+        assertThat(ZombieWorkerIT.meter(stack.management("worker-2"), "agentrun_worker_leases_lost_total"))
+                .as("leases worker-2 counted lost while worker-1 died and its runs were taken over").isEqualTo(survivorLostBefore);
 
         Set<String> ids = bodiesById.keySet();
         long repeats = received.size() - ids.size();

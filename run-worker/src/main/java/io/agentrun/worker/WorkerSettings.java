@@ -27,6 +27,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param startTimeout       a run that no worker claimed this long after it was accepted ends failed
  *                           ({@code not_started})
  * @param maxAttempts        a run claimed this often without ending ends failed ({@code attempts_exhausted})
+ * @param sweepPauseAfterRedisFault after a sweep Redis failed, or a change of Redis Cluster's topology (a failover), the
+ *                           sweeper decides nothing this long: owners whose renewals failed meanwhile renew first, and
+ *                           the relays re-apply what a failover dropped before a takeover reads the run's state
  */
 @ConfigurationProperties("agentrun.worker")
 public record WorkerSettings(
@@ -40,9 +43,11 @@ public record WorkerSettings(
         @DefaultValue("5s") Duration leaseDuration,
         @DefaultValue("1s") Duration leaseRenewInterval,
         @DefaultValue("1s") Duration sweepInterval,
+        @DefaultValue("5s") Duration indexRepairInterval,
         @DefaultValue("20s") Duration claimRetry,
         @DefaultValue("15m") Duration startTimeout,
-        @DefaultValue("5") int maxAttempts) {
+        @DefaultValue("5") int maxAttempts,
+        @DefaultValue("10s") Duration sweepPauseAfterRedisFault) {
 
     public WorkerSettings {
         if (maxInFlight < 1 || maxPollRecords < 1) {

@@ -21,6 +21,7 @@ import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
+import io.agentrun.worker.lease.RunSweeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +65,8 @@ class WorkerIT {
         worker = TestWorker.start(SUFFIX, "--agentrun.kafka.command-partitions=2", "--agentrun.kafka.event-partitions=2",
                 "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
                 "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms",
-                "--agentrun.worker.start-timeout=12s");
+                "--agentrun.worker.start-timeout=12s", "--agentrun.worker.index-repair-interval=1s",
+                "--agentrun.worker.sweep-pause-after-redis-fault=3s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -214,6 +216,25 @@ class WorkerIT {
     }
 
     @Test
+    void afterARedisFaultALapsedLeaseIsTakenOverOnlyOnceTheSweepersPauseIsOver() throws Exception {
+        // Redis failed (or its cluster topology changed): leases lapsed though their owners live, and a lossy failover may
+        // have left run hashes behind the topic until the relays re-apply it. No takeover for the pause (3 s here).
+        RunCommand command = queued(Ids.newThreadId(), "lapsed while Redis failed");
+        var redis = worker.getBean(RedisConnections.class);
+        Instant paused = Instant.now();
+        worker.getBean(RunSweeper.class).pauseAfterRedisFault();
+        redis.sync().hset(io.agentrun.model.naming.RedisKeys.run(command.runId()), Map.of("epoch", "1", "owner", "worker-lapsed",
+                "lease_until", Long.toString(System.currentTimeMillis() - 1), "status", "running", "last_seq", "0"));
+        redis.sync().zadd(io.agentrun.model.naming.RedisKeys.runsDue(COMMANDS), 0, command.runId());
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(((EventData.RunStart) events.getFirst().data()).attempt()).as("taken over in the end").isEqualTo(2);
+        assertThat(Duration.between(paused, events.getFirst().createdAt())).as("not during the pause")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
     void aRunWhoseCommandNoApiNodeSawAcknowledgedIsNeverProducedAgainAndEndsNotStarted() {
         // What an api node leaves when Kafka failed and Redis was down too: recorded, maybe refused, never confirmed.
         // The node lives on (renewing its lease), so it may still confirm or refuse: only the start timeout ends it.
@@ -251,6 +272,19 @@ class WorkerIT {
         assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isLessThan(Duration.ofSeconds(12));
         assertThat(worker.getBean(RunOwnership.class).refuse(command.runId()))
                 .as("the dead node's refusal, should it come after all, is one: the run never ran").isTrue();
+    }
+
+    @Test
+    void anOrphanedRunWhoseDueIndexEntryWasLostIsPutBackAndStillEndsInSeconds() {
+        // A failover kept the run's hash and lost its entry in the due index (another shard): no sweeper would look.
+        RunCommand command = queued(Ids.newThreadId(), "orphaned, unindexed", "api-gone-unindexed-" + SUFFIX);
+        var redis = worker.getBean(RedisConnections.class);
+        assertThat(redis.sync().zrem(io.agentrun.model.naming.RedisKeys.runsDue(COMMANDS), command.runId())).isEqualTo(1);
+
+        List<RunEvent> events = eventsOf(command.runId());
+
+        assertThat(((EventData.RunError) events.get(1).data()).code()).isEqualTo("not_queued");
+        assertThat(Duration.between(command.createdAt(), events.getFirst().createdAt())).isLessThan(Duration.ofSeconds(12));
     }
 
     @Test

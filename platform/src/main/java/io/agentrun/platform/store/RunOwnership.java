@@ -4,7 +4,11 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
@@ -208,6 +212,43 @@ public final class RunOwnership {
     /** Puts {@code runId} in the due index, to be looked at from {@code atMillis}. */
     public void index(String runId, long atMillis) {
         redis.sync().zadd(dueIndex, (double) atMillis, runId);
+    }
+
+    /**
+     * One page of a scan over the run hashes (on every primary of a cluster): a run not settled yet whose entry in this
+     * due index is missing — lost in a failover that kept the run's hash, the index being on another shard — is put
+     * back, due now; the sweep script then decides as for any run. A safety net, paced by its caller.
+     *
+     * @return where the next page starts; {@link ScanCursor#isFinished()} when the pass is done (start over)
+     */
+    public ScanCursor repairIndex(ScanCursor from, int pageSize, java.util.function.IntConsumer repaired) {
+        KeyScanCursor<String> page = redis.sync().scan(from, ScanArgs.Builder.matches("ar:run:{*}").limit(pageSize));
+        var async = redis.async();
+        List<String> keys = page.getKeys();
+        List<CompletableFuture<List<KeyValue<String, String>>>> states = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            states.add(async.hmget(key, RunStore.STATUS, RunStore.DUE_INDEX).toCompletableFuture());
+        }
+        redis.await(CompletableFuture.allOf(states.toArray(CompletableFuture[]::new)), redis.commandTimeout(), "the runs' states");
+        List<CompletableFuture<Long>> added = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            List<KeyValue<String, String>> state = states.get(i).join();
+            String status = state.get(0).getValueOrElse("");
+            if (dueIndex.equals(state.get(1).getValueOrElse("")) && (status.equals("queued") || status.equals("running"))) {
+                // NX: an entry that is there keeps its time
+                added.add(async.zadd(dueIndex, ZAddArgs.Builder.nx(), (double) clock.millis(), runIdOf(keys.get(i))).toCompletableFuture());
+            }
+        }
+        redis.await(CompletableFuture.allOf(added.toArray(CompletableFuture[]::new)), redis.commandTimeout(), "the index repairs");
+        int count = added.stream().mapToInt(reply -> reply.join().intValue()).sum();
+        if (count > 0) {
+            repaired.accept(count);
+        }
+        return page;
+    }
+
+    private static String runIdOf(String runKey) {
+        return runKey.substring(runKey.indexOf('{') + 1, runKey.length() - 1);
     }
 
     /** Runs whose time to be looked at has come, oldest first. */

@@ -70,6 +70,8 @@ public final class RunStore {
      * runs); nodes that join later are in {@code RedisKeys.runWatchers}.
      */
     public static final String NODE = "node";
+    /** The due index the run belongs in (its deployment's commands topic): where an index repair puts it back. */
+    public static final String DUE_INDEX = "due_index";
     /** The api node that recorded the run and confirms or refuses its command ({@link ApiNodeLeases}). */
     public static final String CREATOR = "creator";
     /** Set when a sweeper ended the run because its creator died before confirming it: the creator may not accept it. */
@@ -135,6 +137,7 @@ public final class RunStore {
                 LAST_SEQ, "-1",
                 CREATED_AT, command.createdAt().toString(),
                 CREATED_MS, Long.toString(command.createdAt().toEpochMilli()),
+                DUE_INDEX, dueIndex,
                 COMMAND, new String(codec.encode(command), java.nio.charset.StandardCharsets.UTF_8)));
         if (command.threadId() != null) {
             fields.put(THREAD, command.threadId());

@@ -11,6 +11,7 @@ import io.agentrun.platform.store.RunOwnership.Claim;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterAll;
@@ -110,6 +111,36 @@ class ClaimDecisionsIT {
         assertThat(ownership.claim(orphan.runId(), "worker-a", LEASE)).as("its command, should it arrive").isInstanceOf(Claim.Leased.class);
         assertThat(runs.confirmSent(creatorAlive.runId())).isTrue();
         assertThat(redis.sync().hget(RedisKeys.run(creatorAlive.runId()), RunStore.SENT)).isEqualTo("1");
+    }
+
+    @Test
+    void anIndexRepairPutsBackOnlyUnsettledRunsOfItsOwnIndexThatLostTheirEntry() {
+        String index = RedisKeys.runsDue("claim-decisions-test");
+        RunStore thisDeployment = new RunStore(redis, STATE, new io.agentrun.model.json.JsonCodec(), "claim-decisions-test");
+        RunCommand lost = TestData.aRunCommand().build();
+        RunCommand kept = TestData.aRunCommand().build();
+        RunCommand ended = TestData.aRunCommand().build();
+        List.of(lost, kept, ended).forEach(thisDeployment::createQueued);
+        RunStore otherDeployment = new RunStore(redis, STATE, new io.agentrun.model.json.JsonCodec(), "another-deployment");
+        RunCommand foreign = TestData.aRunCommand().build();
+        otherDeployment.createQueued(foreign);
+        redis.sync().zrem(index, lost.runId(), ended.runId());
+        redis.sync().hset(RedisKeys.run(ended.runId()), RunStore.STATUS, "completed");
+        redis.sync().zrem(RedisKeys.runsDue("another-deployment"), foreign.runId());
+        Double keptAt = redis.sync().zscore(index, kept.runId());
+
+        java.util.concurrent.atomic.AtomicInteger repaired = new java.util.concurrent.atomic.AtomicInteger();
+        io.lettuce.core.ScanCursor cursor = io.lettuce.core.ScanCursor.INITIAL;
+        do {
+            cursor = ownership.repairIndex(cursor, 1_000, repaired::addAndGet);
+        } while (!cursor.isFinished());
+
+        assertThat(redis.sync().zscore(index, lost.runId())).as("put back, due now").isEqualTo((double) CLOCK.millis());
+        assertThat(redis.sync().zscore(index, kept.runId())).as("an entry that is there keeps its time").isEqualTo(keptAt);
+        assertThat(redis.sync().zscore(index, ended.runId())).as("an ended run needs no sweep").isNull();
+        assertThat(redis.sync().zscore(index, foreign.runId())).as("another deployment's run").isNull();
+        assertThat(redis.sync().zscore(RedisKeys.runsDue("another-deployment"), foreign.runId())).as("not this repair's to fix").isNull();
+        assertThat(repaired.get()).isGreaterThanOrEqualTo(1);
     }
 
     private static RunCommand queuedBy(String creator) {

@@ -48,12 +48,20 @@ class LeaseConfiguration {
     }
 
     @Bean
+    IndexRepair indexRepair(RunOwnership ownership, WorkerSettings settings, RunSweeper sweeper,
+            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+        return new IndexRepair(ownership, settings.indexRepairInterval(), sweeper::paused, timers);
+    }
+
+    @Bean
     RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, StateSettings state, RedisConnections redis,
             @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
         RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
                 settings.maxAttempts(), settings.leaseDuration());
-        return new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy,
+        RunSweeper sweeper = new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy,
                 new NodeWatch(new ApiNodeLeases(redis)), timers);
+        redis.onTopologyChange(sweeper::pauseAfterRedisFault);
+        return sweeper;
     }
 }

@@ -12,9 +12,11 @@ import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.WorkerSettings;
+import io.lettuce.core.RedisException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,8 +45,10 @@ public final class RunSweeper extends PeriodicTask {
     private final WorkerSettings settings;
     private final RunOwnership.SweepPolicy policy;
     private final NodeWatch nodes;
+    private final AtomicLong pausedUntil = new AtomicLong(System.nanoTime());
     private final LongAdder requeued = new LongAdder();
     private final LongAdder givenUp = new LongAdder();
+    private final LongAdder pauses = new LongAdder();
 
     public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, RunOwnership.SweepPolicy policy, NodeWatch nodes, ScheduledExecutorService timer) {
@@ -64,18 +68,52 @@ public final class RunSweeper extends PeriodicTask {
         return requeued.sum();
     }
 
+    /** Pauses that began after a Redis fault ({@link #pauseAfterRedisFault}; one that was extended counts once). */
+    public long pauseCount() {
+        return pauses.sum();
+    }
+
     /** Runs this worker's sweeper ended failed because they could never start. */
     public long givenUpCount() {
         return givenUp.sum();
     }
 
+    /**
+     * Redis failed a sweep or its cluster topology changed: decide nothing for {@code sweep-pause-after-redis-fault}.
+     * Every lease lapsed while renewals failed, though the owners live; and a failover that dropped acknowledged writes
+     * leaves run hashes behind what the relays applied (a lower {@code last_seq}, a lost claim) until they re-apply the
+     * topic. A takeover meanwhile would take a live owner's run, or fence from a stale seq (or reuse an epoch) so that
+     * two executions' events mix in one stream.
+     */
+    public void pauseAfterRedisFault() {
+        long until = System.nanoTime() + settings.sweepPauseAfterRedisFault().toNanos();
+        boolean wasPaused = paused();
+        pausedUntil.set(until);
+        if (!wasPaused) {
+            pauses.increment();
+            log.warn("Redis failed or its topology changed: the sweeper takes no run over for {} (owners renew, relays re-apply first)",
+                    settings.sweepPauseAfterRedisFault());
+        }
+    }
+
+    /** Whether the sweeper is in its pause after a Redis fault ({@link #pauseAfterRedisFault}). */
+    boolean paused() {
+        return pausedUntil.get() - System.nanoTime() > 0;
+    }
+
     @Override
     protected void runOnce() {
+        if (paused()) {
+            return;
+        }
         try {
             List<String> due = ownership.due(BATCH);
             for (String runId : due) {
                 sweep(runId);
             }
+        } catch (RedisException e) {
+            log.warn("sweep failed: {}", e.getMessage());
+            pauseAfterRedisFault();
         } catch (RuntimeException e) {
             log.warn("sweep failed: {}", e.getMessage());
         }

@@ -91,5 +91,7 @@ final class WorkerMetrics implements EventPublisher.Listener {
                 .description("Commands produced again: lapsed leases, handed-back runs, commands never claimed").register(registry);
         FunctionCounter.builder("agentrun.worker.sweeper.given_up", sweeper, RunSweeper::givenUpCount)
                 .description("Runs ended failed because they could never start").register(registry);
+        FunctionCounter.builder("agentrun.worker.sweeper.paused", sweeper, RunSweeper::pauseCount)
+                .description("Pauses of the sweeper after Redis failed a sweep or its cluster topology changed").register(registry);
     }
 }

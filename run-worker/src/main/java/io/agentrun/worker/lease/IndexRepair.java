@@ -1,0 +1,58 @@
+package io.agentrun.worker.lease;
+
+import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.worker.PeriodicTask;
+import io.lettuce.core.ScanCursor;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Puts back in the due index the unsettled runs it lost. The index is one sorted set (one shard of a Redis Cluster)
+ * and a run's hash is on another: a failover that drops acknowledged writes may keep the run and lose its entry, and
+ * a run no sweeper looks at would wait for ever (an unconfirmed one, whose creator died, among them). One page of a
+ * scan over the run hashes every {@code index-repair-interval}, continuing where the last page ended: a pass over
+ * 100,000 retained runs takes 100 pages.
+ */
+final class IndexRepair extends PeriodicTask {
+
+    private static final Logger log = LoggerFactory.getLogger(IndexRepair.class);
+    static final int PAGE = 1_000;
+
+    private final RunOwnership ownership;
+    private final BooleanSupplier paused;
+    private final LongAdder repaired = new LongAdder();
+    private ScanCursor cursor = ScanCursor.INITIAL;
+
+    /** @param paused while true, nothing is put back: the sweeper's pause after a Redis fault, while relays re-apply the topic */
+    IndexRepair(RunOwnership ownership, Duration every, BooleanSupplier paused, ScheduledExecutorService timer) {
+        super(timer, every);
+        this.ownership = ownership;
+        this.paused = paused;
+    }
+
+    /** Runs this worker put back in the due index. */
+    long repairedCount() {
+        return repaired.sum();
+    }
+
+    @Override
+    protected void runOnce() {
+        if (paused.getAsBoolean()) {
+            return;
+        }
+        try {
+            ScanCursor next = ownership.repairIndex(cursor, PAGE, count -> {
+                repaired.add(count);
+                log.warn("{} unsettled runs were missing from the due index (lost in a failover?); put back", count);
+            });
+            cursor = next.isFinished() ? ScanCursor.INITIAL : next;
+        } catch (RuntimeException e) {
+            log.warn("due index repair failed: {}", e.getMessage());
+            cursor = ScanCursor.INITIAL; // a cluster's cursor names its nodes: after a failover, start over
+        }
+    }
+}
