@@ -397,6 +397,33 @@ class RelayIT {
     }
 
     @Test
+    void aThreadThatLostItsRunStartTakesNoLaterEventOfTheRunUntilTheReplayAppliesThemInOrder() throws Exception {
+        String threadId = Ids.newThreadId();
+        String runId = Ids.newRunId();
+        ThreadStore threads = threadHeldBy(threadId, runId);
+        RunStore runs = relay.getBean(RunStore.class);
+        EventRelay loop = relay.getBean(EventRelay.class);
+        Instant sent = Instant.now().minusSeconds(1);
+        List<RunEvent> events = run(threadId, runId, "ask once", "Echo #1: ask once");
+        send(events.subList(0, 1));
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.lastSeq() == 0).orElse(false));
+
+        // A failover dropped the thread's run_start after acknowledging it (its shard rolled back); the run's own keys,
+        // on another shard, kept it. The rest of the run arrives before the relay's replay.
+        redis.sync().del(RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId));
+        send(events.subList(1, events.size()));
+        await().atMost(Duration.ofSeconds(20)).until(() -> runs.find(runId).map(s -> s.status() == RunStatus.COMPLETED).orElse(false));
+        assertThat(threads.history(threadId)).as("no answer without its question").isEmpty();
+
+        loop.replaySince(sent);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> threads.history(threadId).size() == 2);
+        assertThat(threads.history(threadId)).extracting(m -> m.role() + ":" + m.content())
+                .containsExactly("USER:ask once", "ASSISTANT:Echo #1: ask once");
+        assertThat(redis.sync().hget(RedisKeys.thread(threadId), "pending_run")).as("the run ended in the thread too").isNull();
+    }
+
+    @Test
     void aRunEndWhoseSpendWasNotCountedBeforeTheRelayDiedIsCountedWhenReadAgainAndOnlyOnce() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();

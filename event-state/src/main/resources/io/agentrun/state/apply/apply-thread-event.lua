@@ -30,6 +30,14 @@ end
 if applied[3] == ARGV[2] and tonumber(ARGV[7]) <= tonumber(applied[4] or '-1') then
   return {0, ''}
 end
+if ARGV[1] ~= 'run_start' and applied[3] ~= ARGV[2] and redis.call('HGET', KEYS[1], 'pending_run') ~= ARGV[2]
+    and redis.call('HEXISTS', KEYS[1], 'history_len:' .. ARGV[2]) == 0 then
+  -- The thread holds no trace of this run's run_start (it sets pending_run and the history_len mark): a Redis failover
+  -- dropped it after acknowledging it, and this later event came first. Applied now, it would store the answer without
+  -- its question and move the thread past the run_start, which the relays' replay would then skip as applied before.
+  -- Left alone, the replay applies the run's events again in order.
+  return {0, ''}
+end
 local handed = ''
 redis.call('HSET', KEYS[1], 'applied_partition', ARGV[8], 'applied_offset', ARGV[3], 'applied_run', ARGV[2],
   'applied_seq', ARGV[7], 'updated_at', ARGV[4])
