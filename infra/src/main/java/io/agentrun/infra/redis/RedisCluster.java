@@ -136,13 +136,13 @@ public final class RedisCluster implements AutoCloseable {
         throw new IllegalStateException("node " + node.port() + " has no " + field + " in INFO " + section);
     }
 
-    /** The node's cluster id ({@code CLUSTER MYID}). */
     /** How many clients of {@code node} are subscribed to the shard channel {@code channel} ({@code PUBSUB SHARDNUMSUB}). */
     public long shardSubscribers(RedisServer node, String channel) {
         String[] lines = cli(node.port(), "pubsub", "shardnumsub", channel).strip().split("\r?\n");
         return Long.parseLong(lines[lines.length - 1].strip());
     }
 
+    /** The node's cluster id ({@code CLUSTER MYID}). */
     public String nodeId(RedisServer node) {
         return cli(node.port(), "cluster", "myid").strip();
     }

@@ -1,8 +1,12 @@
 package io.agentrun.platform.redis;
 
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -25,6 +29,14 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 @Configuration(proxyBeanMethods = false)
 public class RedisClientConfiguration {
+
+    /**
+     * Longest wait between two attempts to reconnect to a Redis node. Lettuce's default doubles up to 30 s: a primary
+     * that was down for 5 s and came back (restarted, no failover) got its connections back only at the next attempt,
+     * up to 8 s later — the api's live subscription and the relays' writes to that node with it, so streams read the
+     * backlog and events arrived seconds late (LiveFailoverIT). Two attempts a second to a dead node cost nothing.
+     */
+    static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
 
     /**
      * Phase of {@link #redisMessageListeners}: below every part that drains work — the worker's dispatcher and lease
@@ -50,6 +62,12 @@ public class RedisClientConfiguration {
         container.setTaskExecutor(listeners);
         container.setPhase(LISTENER_PHASE);
         return container;
+    }
+
+    /** Reconnects after 10 ms at first, doubling up to {@link #MAX_RECONNECT_DELAY}. */
+    @Bean
+    ClientResourcesBuilderCustomizer boundedReconnectDelay() {
+        return resources -> resources.reconnectDelay(Delay.exponential(Duration.ofMillis(10), MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS));
     }
 
     /** Before any bean is made: settings of earlier releases, or a URL Boot would refuse quoting it (RedisUrlCheck). */

@@ -14,10 +14,15 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.topology.TopologyComparators;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -47,6 +52,8 @@ public final class RedisConnections implements AutoCloseable {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
     /** How often a cluster client re-reads the topology besides the re-reads events trigger, when nothing says otherwise. */
     public static final Duration DEFAULT_TOPOLOGY_REFRESH = Duration.ofSeconds(10);
+    /** Longest wait for the client to load a topology it announced before topology-change actions run anyway. */
+    private static final Duration TOPOLOGY_LOAD_WAIT = Duration.ofSeconds(1);
 
     private final AbstractRedisClient client;
     private final DedicatedConnection shared;
@@ -161,8 +168,28 @@ public final class RedisConnections implements AutoCloseable {
      * added or lost). Never on a single node.
      */
     public void onTopologyChange(Runnable action) {
-        if (cluster()) {
-            client.getResources().eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance).subscribe(event -> action.run());
+        if (client instanceof RedisClusterClient cluster) {
+            client.getResources().eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance)
+                    .cast(ClusterTopologyChangedEvent.class)
+                    .subscribe(event -> Thread.ofVirtual().name("redis-topology-change").start(() -> {
+                        awaitLoaded(cluster, event.after());
+                        action.run();
+                    }));
+        }
+    }
+
+    /**
+     * Lettuce publishes a topology change before it loads the new topology into the client's connections: an action run
+     * at once (an {@code SSUBSCRIBE} after a failover) went by the old one, to the dead primary, and stayed there
+     * (LiveFailoverIT, one run in three). Waits until the client's topology is the one announced, or, should a newer one
+     * have replaced it meanwhile, for {@link #TOPOLOGY_LOAD_WAIT}.
+     */
+    private static void awaitLoaded(RedisClusterClient cluster, List<RedisClusterNode> announced) {
+        Partitions expected = new Partitions();
+        expected.addAll(announced);
+        long deadline = System.nanoTime() + TOPOLOGY_LOAD_WAIT.toNanos();
+        while (TopologyComparators.isChanged(expected, cluster.getPartitions()) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
     }
 

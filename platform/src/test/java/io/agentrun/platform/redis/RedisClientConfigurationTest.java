@@ -6,6 +6,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -44,5 +46,20 @@ class RedisClientConfigurationTest {
         new RedisClientConfiguration().clusterTopologyRefresh(new DataRedisProperties()).customize(builder);
 
         assertThat(builder.build()).isNotInstanceOf(ClusterClientOptions.class);
+    }
+
+    @Test
+    void reconnectsAreTriedSoonAndNeverMoreThanHalfASecondApart() {
+        ClientResources.Builder builder = ClientResources.builder();
+        new RedisClientConfiguration().boundedReconnectDelay().customize(builder);
+        ClientResources resources = builder.build();
+        try {
+            Delay delay = resources.reconnectDelay();
+            assertThat(delay.createDelay(1)).isEqualTo(Duration.ofMillis(10));
+            assertThat(delay.createDelay(6)).isEqualTo(Duration.ofMillis(32));
+            assertThat(delay.createDelay(30)).isEqualTo(RedisClientConfiguration.MAX_RECONNECT_DELAY).isEqualTo(Duration.ofMillis(500));
+        } finally {
+            resources.shutdown();
+        }
     }
 }

@@ -111,11 +111,11 @@ public final class RunSweeper extends PeriodicTask {
             for (String runId : due) {
                 sweep(runId);
             }
-        } catch (RedisException e) {
-            log.warn("sweep failed: {}", e.getMessage());
-            pauseAfterRedisFault();
         } catch (RuntimeException e) {
             log.warn("sweep failed: {}", e.getMessage());
+            if (e instanceof RedisException) {
+                pauseAfterRedisFault();
+            }
         }
     }
 
