@@ -22,6 +22,8 @@ import org.springframework.util.unit.DataSize;
  *                           record in Redis that the run is refused before it answers 503 (a refusal that is
  *                           not recorded could still run; see docs/reliability.md)
  * @param idempotencyRetention how long an {@code Idempotency-Key} names the run it started
+ * @param maxResponseSchemaBytes largest {@code response_format.schema}, serialized (400 beyond)
+ * @param maxResponseSchemaDepth deepest nesting of objects and arrays in a {@code response_format.schema}
  */
 @ConfigurationProperties("agentrun.api")
 public record ApiSettings(
@@ -34,5 +36,7 @@ public record ApiSettings(
         @DefaultValue("120s") Duration oneOffTimeout,
         @DefaultValue("10000") int maxQueuedEvents,
         @DefaultValue("10s") Duration refusalTimeout,
-        @DefaultValue("24h") Duration idempotencyRetention) {
+        @DefaultValue("24h") Duration idempotencyRetention,
+        @DefaultValue("16384") int maxResponseSchemaBytes,
+        @DefaultValue("32") int maxResponseSchemaDepth) {
 }

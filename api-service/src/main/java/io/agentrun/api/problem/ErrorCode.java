@@ -9,6 +9,7 @@ import org.springframework.http.HttpStatus;
  */
 public enum ErrorCode {
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "The request is invalid"),
+    INVALID_RESPONSE_FORMAT(HttpStatus.BAD_REQUEST, "The response format's schema cannot shape an answer"),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "Missing or invalid credentials"),
     FORBIDDEN(HttpStatus.FORBIDDEN, "These credentials do not allow this"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "No such resource"),

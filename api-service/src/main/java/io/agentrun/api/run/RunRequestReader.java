@@ -4,8 +4,11 @@ import io.agentrun.api.ApiSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.problem.StrictJson;
+import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.jsonschema.AnswerSchemas;
+import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,29 +17,35 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Reads and validates the body of run and stream requests, completely, before anything else happens:
  * {@code query} (string, required), {@code images}, {@code documents}, {@code audios}, {@code contexts}
- * (arrays of strings) and {@code metadata} (object). Unknown fields are refused, so a typo such as
+ * (arrays of strings), {@code metadata} (object) and {@code response_format} (a JSON Schema the answer must match,
+ * checked here: 400 {@code invalid_response_format} when it is not a usable 2020-12 schema within the limits). Unknown fields are refused, so a typo such as
  * {@code qeury} is an error rather than a silently empty run; so are bytes that are not UTF-8 and repeated
  * keys ({@link StrictJson}).
  */
 public final class RunRequestReader {
 
     private static final Set<String> LISTS = Set.of("images", "documents", "audios", "contexts");
-    private static final Set<String> FIELDS = Set.of("query", "images", "documents", "audios", "contexts", "metadata");
+    private static final Set<String> FIELDS = Set.of("query", "images", "documents", "audios", "contexts", "metadata",
+            "response_format");
+    private static final Set<String> RESPONSE_FORMAT_FIELDS = Set.of("type", "name", "schema");
 
     private final JsonCodec codec;
     private final StrictJson json;
     private final ApiSettings settings;
+    private final AnswerSchemas schemas;
 
     public RunRequestReader(JsonCodec codec, ApiSettings settings) {
         this.codec = codec;
         this.json = new StrictJson(codec);
         this.settings = settings;
+        this.schemas = new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth());
     }
 
     public RunRequest read(HttpServletRequest request) {
@@ -84,7 +93,7 @@ public final class RunRequestReader {
         }
         for (String name : root.propertyNames()) {
             if (!FIELDS.contains(name)) {
-                throw invalid("unknown field '" + printable(name) + "'; expected one of query, images, documents, audios, contexts, metadata");
+                throw invalid("unknown field '" + printable(name) + "'; expected one of query, images, documents, audios, contexts, metadata, response_format");
             }
         }
         JsonNode query = root.get("query");
@@ -102,8 +111,43 @@ public final class RunRequestReader {
             lists.put(name, stringList(root.get(name), name));
         }
         RunInput input = new RunInput(query.asString(), lists.get("images"), lists.get("documents"), lists.get("audios"),
-                lists.get("contexts"));
+                lists.get("contexts"), responseFormat(root.get("response_format")));
         return new RunRequest(input, metadata(root.get("metadata")));
+    }
+
+    /** {@code {"type":"json_schema","name":…,"schema":{…}}}: its schema checked now, before the run exists. */
+    private @Nullable ResponseFormat responseFormat(@Nullable JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw invalid("'response_format' must be a JSON object");
+        }
+        for (String name : node.propertyNames()) {
+            if (!RESPONSE_FORMAT_FIELDS.contains(name)) {
+                throw invalid("unknown field 'response_format." + printable(name) + "'; expected one of type, name, schema");
+            }
+        }
+        JsonNode type = node.get("type");
+        if (type == null || !type.isString() || !type.asString().equals(ResponseFormat.JSON_SCHEMA)) {
+            throw invalid("'response_format.type' must be \"json_schema\"");
+        }
+        JsonNode name = node.get("name");
+        if (name != null && !name.isNull() && !name.isString()) {
+            throw invalid("'response_format.name' must be a string");
+        }
+        JsonNode schema = node.get("schema");
+        if (schema == null || schema.isNull()) {
+            throw invalid("'response_format.schema' is required");
+        }
+        try {
+            schemas.check(schema);
+            return ResponseFormat.jsonSchema(name == null || name.isNull() ? null : name.asString(), schema);
+        } catch (InvalidSchemaException e) {
+            throw new ApiProblem(ErrorCode.INVALID_RESPONSE_FORMAT, "'response_format.schema': " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
     }
 
     private List<String> stringList(JsonNode node, String name) {

@@ -49,12 +49,62 @@ class RunRequestReaderTest {
             "{\"query\":\"q\",\"audios\":[\"a\",\"b\",\"c\"]} | 'audios' has 3 entries; at most 2 are allowed",
             "{\"query\":\"q\",\"contexts\":[\"0123456789012345678901\"]} | an entry of 'contexts' is longer than 20 characters",
             "{\"query\":\"q\",\"metadata\":[1]}      | 'metadata' must be a JSON object",
+            "{\"query\":\"q\",\"response_format\":\"json\"} | 'response_format' must be a JSON object",
+            "{\"query\":\"q\",\"response_format\":{\"type\":\"json_object\",\"schema\":{}}} | 'response_format.type' must be \"json_schema\"",
+            "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\"}} | 'response_format.schema' is required",
+            "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":{},\"strict\":true}} | unknown field 'response_format.strict'",
+            "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":{},\"name\":\"a b\"}} | 'response_format.name' must be 1–64 letters",
+            "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":{},\"name\":3}} | 'response_format.name' must be a string",
     })
     void eachMistakeIsAnInvalidRequestThatNamesIt(String body, String detail) {
         assertThatThrownBy(() -> reader.parse(bytes(body))).isInstanceOfSatisfying(ApiProblem.class, problem -> {
             assertThat(problem.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
             assertThat(problem.detail()).contains(detail);
         });
+    }
+
+    @Test
+    void aResponseFormatIsReadWithItsSchema() {
+        RunRequest request = reader.parse(bytes("""
+                {"query":"q","response_format":{"type":"json_schema","name":"person",
+                 "schema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}"""));
+
+        assertThat(request.input().responseFormat()).isNotNull();
+        assertThat(request.input().responseFormat().name()).isEqualTo("person");
+        assertThat(request.input().responseFormat().schema().get("required").get(0).asString()).isEqualTo("name");
+        assertThat(reader.parse(bytes("{\"query\":\"q\"}")).input().responseFormat()).isNull();
+        assertThat(reader.parse(bytes("{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":{}}}"))
+                .input().responseFormat().name()).isEqualTo("response");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+            "{\"type\":\"person\"}                                 | not a valid JSON Schema 2020-12",
+            "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/none\"}}}    | cannot be used",
+            "[]                                                   | must be a JSON object",
+    })
+    void aSchemaThatCannotShapeAnAnswerIsItsOwnProblem(String schema, String detail) {
+        String body = "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":" + schema + "}}";
+        assertThatThrownBy(() -> reader.parse(bytes(body))).isInstanceOfSatisfying(ApiProblem.class, problem -> {
+            assertThat(problem.code()).isEqualTo(ErrorCode.INVALID_RESPONSE_FORMAT);
+            assertThat(problem.detail()).startsWith("'response_format.schema': ").contains(detail);
+        });
+    }
+
+    @Test
+    void aSchemaTooLargeOrTooDeepIsRefused() {
+        RunRequestReader limited = new RunRequestReader(new JsonCodec(), new Binder(new MapConfigurationPropertySource(Map.of(
+                "agentrun.api.max-response-schema-bytes", "60", "agentrun.api.max-response-schema-depth", "3")))
+                .bindOrCreate("agentrun.api", ApiSettings.class));
+        String large = "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":{\"description\":\""
+                + "x".repeat(80) + "\"}}}";
+        String deep = "{\"query\":\"q\",\"response_format\":{\"type\":\"json_schema\",\"schema\":"
+                + "{\"items\":{\"items\":{\"items\":{}}}}}}";
+
+        assertThatThrownBy(() -> limited.parse(bytes(large))).isInstanceOfSatisfying(ApiProblem.class,
+                problem -> assertThat(problem.detail()).contains("at most 60 are allowed"));
+        assertThatThrownBy(() -> limited.parse(bytes(deep))).isInstanceOfSatisfying(ApiProblem.class,
+                problem -> assertThat(problem.detail()).contains("deeper than 3 levels"));
     }
 
     @Test

@@ -64,11 +64,17 @@ public sealed interface EventData {
 
     /**
      * A complete assistant message, stored in the thread history. {@code cancelled} is {@code true} (and
-     * otherwise absent) for the part of a message said before its run was cancelled.
+     * otherwise absent) for the part of a message said before its run was cancelled. {@code output_json} is the
+     * message parsed, when the run asked for an answer in a JSON Schema and this message is that answer, validated.
      */
-    record MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled) implements EventData {
+    record MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled, @Nullable JsonNode outputJson)
+            implements EventData {
         public MessageFinal(String messageId, String content, Usage usage) {
-            this(messageId, content, usage, null);
+            this(messageId, content, usage, null, null);
+        }
+
+        public MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled) {
+            this(messageId, content, usage, cancelled, null);
         }
 
         public boolean wasCancelled() {
@@ -106,8 +112,15 @@ public sealed interface EventData {
         }
     }
 
-    /** Always the last event of a run. {@code output} is the final assistant text ({@code ""} when none). */
-    record RunEnd(RunStatus status, String output, Usage usage, long durationMs) implements EventData {
+    /**
+     * Always the last event of a run. {@code output} is the final assistant text ({@code ""} when none);
+     * {@code output_json} that text parsed, when the run asked for a JSON Schema answer and completed.
+     */
+    record RunEnd(RunStatus status, String output, Usage usage, long durationMs, @Nullable JsonNode outputJson) implements EventData {
+        public RunEnd(RunStatus status, String output, Usage usage, long durationMs) {
+            this(status, output, usage, durationMs, null);
+        }
+
         public RunEnd {
             if (!status.isTerminal()) {
                 throw new IllegalArgumentException("run_end needs a final status, not " + status);

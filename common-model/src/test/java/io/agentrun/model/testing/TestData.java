@@ -2,6 +2,7 @@ package io.agentrun.model.testing;
 
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
@@ -36,6 +37,7 @@ public final class TestData {
         private final List<String> images = new ArrayList<>();
         private final List<String> contexts = new ArrayList<>();
         private final Map<String, Object> metadata = new LinkedHashMap<>();
+        private ResponseFormat responseFormat;
 
         public RunCommandBuilder project(String projectId) {
             this.projectId = projectId;
@@ -79,9 +81,15 @@ public final class TestData {
             return this;
         }
 
+        /** An answer in this JSON Schema ({@code response_format}). */
+        public RunCommandBuilder responseFormat(ResponseFormat responseFormat) {
+            this.responseFormat = responseFormat;
+            return this;
+        }
+
         public RunCommand build() {
             return new RunCommand(runId, threadId, projectId, agentId, mode,
-                    new RunInput(query, images, List.of(), List.of(), contexts), metadata, Instant.now());
+                    new RunInput(query, images, List.of(), List.of(), contexts, responseFormat), metadata, Instant.now());
         }
     }
 

@@ -5,6 +5,7 @@ import io.agentrun.worker.emit.EventSink;
 import io.agentrun.worker.context.RunContexts;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.id.Ids;
@@ -33,13 +34,17 @@ import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The agent's steps: ask the model, stream what it says, run the tools it calls, feed their results
  * back, until it answers without calling a tool. Each assistant message with text ends with
- * {@code message_final}. Retryable model failures are retried with capped exponential backoff, but only
+ * {@code message_final}. A run that asked for an answer in a JSON Schema ({@code response_format}) has its final answer
+ * checked; one that does not match is shown its problems and answers once more, then the run fails
+ * ({@code output_schema_mismatch}). Retryable model failures are retried with capped exponential backoff, but only
  * while the failing step has emitted nothing, so a client never sees a delta twice. Runs of
  * {@link ToolRunner} enforce the tool guardrails.
  */
@@ -88,22 +93,38 @@ public final class AgentLoop {
         List<Attachment> files = attachments.read(setup.command().projectId(), setup.command().input());
         token.throwIfCancelled();
         List<ModelMessage> messages = conversation(setup.history(), setup.command().input(), files);
-        String system = systemPrompt(setup);
+        ResponseFormat format = setup.command().input().responseFormat();
+        AnswerShape shape = AnswerShape.of(format, codec);
+        String system = systemPrompt(setup, shape);
         List<ToolSpec> offered = offeredTools(agent, setup.contexts());
         ToolRunner.Budget budget = toolRunner.budget(agent, offered);
+        boolean reshaped = false;
         for (int step = 0; ; step++) {
             boolean toolsAllowed = !offered.isEmpty() && !budget.exhausted() && step <= agent.maxToolCalls();
-            ModelRequest request = new ModelRequest(agent, system, messages, offered, toolsAllowed, token);
+            ModelRequest request = new ModelRequest(agent, system, messages, offered, toolsAllowed, token, format);
             StepListener listener = new StepListener(sink);
             progress.streaming(listener.messageId, listener.text);
             ModelTurn turn = callWithRetries(model, request, listener, token);
             progress.spent(turn.usage());
+            boolean answer = turn.toolCalls().isEmpty() || !toolsAllowed;
+            AnswerShape.Checked checked = answer && shape != null ? shape.check(listener.text()) : null;
+            JsonNode json = checked == null ? null : checked.value();
             if (!listener.text().isEmpty()) {
-                sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage()));
-                progress.answered(listener.text());
+                sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage(), null, json));
+                progress.answered(listener.text(), json);
             }
-            if (turn.toolCalls().isEmpty() || !toolsAllowed) {
-                return;
+            if (answer) {
+                if (checked == null || checked.problems().isEmpty()) {
+                    return;
+                }
+                if (reshaped) {
+                    throw new ModelException("output_schema_mismatch", "the answer does not match the response format's schema: "
+                            + String.join("; ", checked.problems()), false);
+                }
+                reshaped = true; // one more try, told what was wrong
+                messages.add(ModelMessage.Assistant.text(listener.text()));
+                messages.add(ModelMessage.User.schemaRetry(checked.problems()));
+                continue;
             }
             messages.add(new ModelMessage.Assistant(listener.text(), turn.toolCalls(), turn.thinking()));
             for (ToolCall call : turn.toolCalls()) {
@@ -153,8 +174,8 @@ public final class AgentLoop {
         return messages;
     }
 
-    /** The agent's instructions, then the contexts that fit its budget, then what else it can reach. */
-    private String systemPrompt(RunSetup setup) {
+    /** The agent's instructions, then the contexts that fit its budget, then what else it can reach, then the answer's shape. */
+    private String systemPrompt(RunSetup setup, @Nullable AnswerShape shape) {
         StringBuilder system = new StringBuilder(setup.agent().instructions());
         for (ContextDocument context : setup.contexts().inlined()) {
             system.append(system.isEmpty() ? "" : "\n\n").append("# Context: ").append(context.name()).append('\n').append(context.text());
@@ -167,6 +188,9 @@ public final class AgentLoop {
         }
         if (setup.agent().metadataToModel() && !setup.command().metadata().isEmpty()) {
             system.append(system.isEmpty() ? "" : "\n\n").append("Request metadata (JSON): ").append(codec.write(setup.command().metadata()));
+        }
+        if (shape != null) {
+            system.append(system.isEmpty() ? "" : "\n\n").append(shape.instructions());
         }
         return system.toString();
     }

@@ -96,7 +96,8 @@ public final class AgentRun {
 
     private static RunStatus end(EventSink sink, RunStatus status, RunProgress progress, long startedNanos) {
         long durationMs = Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
-        sink.emit(new EventData.RunEnd(status, progress.output(), progress.usage(), durationMs));
+        sink.emit(new EventData.RunEnd(status, progress.output(), progress.usage(), durationMs,
+                status == RunStatus.COMPLETED ? progress.outputJson() : null));
         return status;
     }
 }

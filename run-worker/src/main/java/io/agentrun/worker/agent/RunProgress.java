@@ -2,6 +2,8 @@ package io.agentrun.worker.agent;
 
 import io.agentrun.model.event.Usage;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What a run has produced so far: the text of its latest assistant message — including the one still
@@ -13,6 +15,7 @@ final class RunProgress {
     private String streamingId = "";
     private CharSequence streaming = "";
     private Usage usage = Usage.NONE;
+    private @Nullable JsonNode outputJson;
 
     /** A step starts streaming message {@code messageId} into {@code text}. */
     void streaming(String messageId, CharSequence text) {
@@ -30,7 +33,13 @@ final class RunProgress {
     }
 
     void answered(String text) {
+        answered(text, null);
+    }
+
+    /** @param json the answer parsed, when the run asked for one in a JSON Schema and it matched */
+    void answered(String text, @Nullable JsonNode json) {
         lastText = text;
+        outputJson = json;
         streaming = "";
     }
 
@@ -41,6 +50,11 @@ final class RunProgress {
     /** The output a run reports when it ends now: its latest assistant text, possibly partial. */
     public String output() {
         return streaming.isEmpty() ? lastText : streaming.toString();
+    }
+
+    /** The latest answer as JSON, when it matched the run's schema ({@code null} otherwise, or once text followed it). */
+    public @Nullable JsonNode outputJson() {
+        return streaming.isEmpty() ? outputJson : null;
     }
 
     public Usage usage() {

@@ -22,8 +22,21 @@ public sealed interface ModelMessage {
             this(text, images, documents, audios, List.of());
         }
 
+        /** How a request to reshape an answer begins ({@link #schemaRetry}). */
+        public static final String SCHEMA_RETRY = "Your answer does not match the JSON Schema: ";
+
         public static User text(String text) {
             return new User(text, List.of(), List.of(), List.of());
+        }
+
+        /** The run's own turn after an answer that did not match its JSON Schema: what was wrong, and one more try. */
+        public static User schemaRetry(List<String> problems) {
+            return text(SCHEMA_RETRY + String.join("; ", problems) + ". Answer again with only the JSON value, corrected.");
+        }
+
+        /** Whether this turn is the run's own {@link #schemaRetry}, not the caller's. */
+        public boolean isSchemaRetry() {
+            return attachments.isEmpty() && text.startsWith(SCHEMA_RETRY);
         }
     }
 

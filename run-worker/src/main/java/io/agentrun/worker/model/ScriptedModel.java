@@ -5,6 +5,7 @@ import io.agentrun.model.id.Ids;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,6 +19,8 @@ import java.util.regex.Pattern;
  *   <li>{@code /slow {ms} {text}} waits {@code ms} before each delta instead of the agent's delay.</li>
  *   <li>{@code /tool {name} {json}} calls tool {@code name} with those arguments, then answers
  *       {@code Tool {name} returned: {output}}.</li>
+ *   <li>{@code /json {answer} || {answer} …} answers the first text as it is (for runs with a {@code response_format}),
+ *       and, asked again after it (a retry), the next one.</li>
  * </ul>
  * The echo always repeats the whole query, command included, so a transcript shows what was asked, and then
  * {@code  [{kind} {n} bytes]} for each file of the turn it was given (e.g. {@code [document 38 bytes]}), so a
@@ -28,6 +31,8 @@ public final class ScriptedModel implements ChatModel {
     private static final Pattern THINK = Pattern.compile("^/think\\s+(.+)$", Pattern.DOTALL);
     private static final Pattern SLOW = Pattern.compile("^/slow\\s+(\\d{1,7})(?:\\s+.*)?$", Pattern.DOTALL);
     private static final Pattern TOOL = Pattern.compile("^/tool\\s+(\\S+)\\s*(.*)$", Pattern.DOTALL);
+    private static final Pattern JSON = Pattern.compile("^/json\\s+(.*)$", Pattern.DOTALL);
+    private static final Pattern ALTERNATIVES = Pattern.compile("\\s*\\|\\|\\s*");
     private static final int THINKING_WORDS_PER_PART = 4;
 
     @Override
@@ -37,6 +42,10 @@ public final class ScriptedModel implements ChatModel {
 
     @Override
     public ModelTurn stream(ModelRequest request, ModelListener listener) throws InterruptedException {
+        Optional<String> scriptedAnswer = scriptedAnswer(request.messages());
+        if (scriptedAnswer.isPresent()) {
+            return answer(scriptedAnswer.get(), request, listener, new Usage(inputWords(request), 0));
+        }
         String query = lastUserText(request.messages()).strip();
         if (query.equals("/fail") || query.startsWith("/fail ")) {
             throw new ModelException("model_error", "the scripted model failed as asked (/fail)", false);
@@ -70,6 +79,28 @@ public final class ScriptedModel implements ChatModel {
             listener.onTextDelta(delta);
         }
         return ModelTurn.text(text, new Usage(input.inputTokens(), words(text)));
+    }
+
+    /**
+     * For a {@code /json} query, the answer of this try: the first alternative, then, after each request to reshape
+     * the answer ({@link ModelMessage.User#isSchemaRetry}), the next; the last one repeats.
+     */
+    private static Optional<String> scriptedAnswer(List<ModelMessage> messages) {
+        int retries = 0;
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof ModelMessage.User user) {
+                if (!user.isSchemaRetry()) {
+                    Matcher json = JSON.matcher(user.text().strip());
+                    if (!json.matches()) {
+                        return Optional.empty();
+                    }
+                    String[] alternatives = ALTERNATIVES.split(json.group(1).strip());
+                    return Optional.of(alternatives[Math.min(retries, alternatives.length - 1)]);
+                }
+                retries++;
+            }
+        }
+        return Optional.empty();
     }
 
     private static String filesRead(List<ModelMessage> messages) {

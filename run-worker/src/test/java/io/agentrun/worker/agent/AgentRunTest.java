@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
+import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunStatus;
@@ -416,6 +417,81 @@ class AgentRunTest {
         assertThat(sink.types()).startsWith("run_start", "tool_start", "tool_end").endsWith("message_final", "run_end");
         assertThat(sink.only(EventData.ToolEnd.class).output()).isEqualTo("42");
         assertThat(sink.only(EventData.RunEnd.class).output()).isEqualTo("Tool calculator returned: 42");
+    }
+
+    private static final ResponseFormat PERSON = ResponseFormat.jsonSchema("person", CODEC.mapper().readTree("""
+            {"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},
+             "required":["name","age"],"additionalProperties":false}"""));
+
+    private RecordingSink playShaped(AgentDefinition agent, String query) throws Exception {
+        return play(agent, TestData.aRunCommand().query(query).responseFormat(PERSON).build(), List.of());
+    }
+
+    @Test
+    void anAnswerInTheRunsSchemaIsCarriedAsJsonByItsMessageAndTheRunEnd() throws Exception {
+        RecordingSink sink = playShaped(TestData.anAgent().build(), "/json {\"name\": \"Ada\", \"age\": 36}");
+
+        assertThat(sink.types()).startsWith("run_start").endsWith("message_final", "run_end").doesNotContain("error");
+        JsonNode expected = CODEC.mapper().readTree("{\"name\":\"Ada\",\"age\":36}");
+        assertThat(sink.only(EventData.MessageFinal.class).outputJson()).isEqualTo(expected);
+        EventData.RunEnd end = sink.only(EventData.RunEnd.class);
+        assertThat(end.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(end.outputJson()).isEqualTo(expected);
+        assertThat(end.output()).isEqualTo("{\"name\": \"Ada\", \"age\": 36}");
+    }
+
+    @Test
+    void anAnswerOutOfShapeIsToldItsProblemsAndTheSecondAnswerCounts() throws Exception {
+        RecordingSink sink = playShaped(TestData.anAgent().build(), "/json {\"name\": \"Ada\"} || {\"name\": \"Ada\", \"age\": 36}");
+
+        List<EventData.MessageFinal> finals = sink.all(EventData.MessageFinal.class);
+        assertThat(finals).hasSize(2);
+        assertThat(finals.get(0).outputJson()).as("the answer that did not match").isNull();
+        assertThat(finals.get(1).outputJson().get("age").asInt()).isEqualTo(36);
+        assertThat(finals.get(0).messageId()).isNotEqualTo(finals.get(1).messageId());
+        EventData.RunEnd end = sink.only(EventData.RunEnd.class);
+        assertThat(end.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(end.outputJson().get("name").asString()).isEqualTo("Ada");
+    }
+
+    @Test
+    void aModelThatNeverAnswersInShapeFailsTheRunNamingTheProblems() throws Exception {
+        RecordingSink sink = playShaped(TestData.anAgent().build(), "/json {\"name\": 7, \"age\": -1} || not json at all");
+
+        assertThat(sink.all(EventData.MessageFinal.class)).hasSize(2).allMatch(message -> message.outputJson() == null);
+        EventData.RunError error = sink.only(EventData.RunError.class);
+        assertThat(error.code()).isEqualTo("output_schema_mismatch");
+        assertThat(error.message()).contains("not JSON");
+        assertThat(error.retryable()).isFalse();
+        EventData.RunEnd end = sink.only(EventData.RunEnd.class);
+        assertThat(end.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(end.outputJson()).isNull();
+    }
+
+    @Test
+    void aRunWithoutASchemaHasNoJsonOutput() throws Exception {
+        RecordingSink sink = play(TestData.anAgent().build(), "/json {\"name\": \"Ada\", \"age\": 36}");
+
+        assertThat(sink.only(EventData.MessageFinal.class).outputJson()).isNull();
+        assertThat(sink.only(EventData.RunEnd.class).outputJson()).isNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aProviderIsAskedForTheSchemaAndItsFencedAnswerIsRead(Recordings format) throws Exception {
+        server.then(FakeModelServer.stream(format.text("", List.of("```json\n{\"name\":", " \"Ada\", \"age\": 36}\n```"), 20, 9), AWKWARD));
+
+        RecordingSink sink = playShaped(agent(format), "who are you?");
+
+        assertThat(sink.only(EventData.RunEnd.class).outputJson()).isEqualTo(CODEC.mapper().readTree("{\"name\":\"Ada\",\"age\":36}"));
+        JsonNode sent = CODEC.mapper().readTree(server.received().getFirst().body());
+        assertThat(sent.toString()).as("the system prompt asks for the shape").contains("matches this JSON Schema (named person)");
+        if (format == Recordings.OPENAI) {
+            JsonNode responseFormat = sent.get("response_format");
+            assertThat(responseFormat.get("type").asString()).isEqualTo("json_schema");
+            assertThat(responseFormat.get("json_schema").get("name").asString()).isEqualTo("person");
+            assertThat(responseFormat.get("json_schema").get("schema")).isEqualTo(PERSON.schema());
+        }
     }
 
     /** A tool that sleeps until interrupted, and says so. */

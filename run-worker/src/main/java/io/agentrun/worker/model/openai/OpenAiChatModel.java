@@ -135,6 +135,11 @@ public final class OpenAiChatModel implements ChatModel {
                 body.put("tool_choice", "none");
             }
         }
+        if (request.responseFormat() != null) {
+            // Not strict: OpenAI's strict mode takes a subset of JSON Schema; the run validates the answer itself.
+            body.putObject("response_format").put("type", "json_schema").putObject("json_schema")
+                    .put("name", request.responseFormat().name()).put("strict", false).set("schema", request.responseFormat().schema());
+        }
         if (agent.temperature() != null) {
             body.put("temperature", agent.temperature());
         }

@@ -1,0 +1,126 @@
+package io.agentrun.platform.jsonschema;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * JSON Schema 2020-12 with networknt's validator, which never fetches a remote {@code $ref} (its default loader
+ * resolves only the drafts' own meta-schemas, from its jar): a schema names nothing outside itself.
+ */
+public final class AnswerSchemas {
+
+    /** At most this many problems are reported for one answer: enough to fix it, short enough for a model's retry. */
+    static final int MAX_PROBLEMS = 10;
+    private static final String META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final Schema metaSchema = registry.getSchema(SchemaLocation.of(META_SCHEMA));
+    private final int maxBytes;
+    private final int maxDepth;
+
+    /**
+     * @param maxBytes the largest schema accepted, serialized as JSON
+     * @param maxDepth the deepest nesting of objects and arrays accepted in a schema
+     */
+    public AnswerSchemas(int maxBytes, int maxDepth) {
+        this.maxBytes = maxBytes;
+        this.maxDepth = maxDepth;
+    }
+
+    /**
+     * Whether {@code schema} may shape a run's answer: an object, within the size and depth limits, valid against the
+     * 2020-12 meta-schema, and usable (every {@code $ref} resolves).
+     *
+     * @throws InvalidSchemaException naming what is wrong
+     */
+    public void check(JsonNode schema) {
+        if (!schema.isObject()) {
+            throw new InvalidSchemaException("the schema must be a JSON object");
+        }
+        int bytes = schema.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxBytes) {
+            throw new InvalidSchemaException("the schema is " + bytes + " bytes; at most " + maxBytes + " are allowed");
+        }
+        if (depth(schema) > maxDepth) {
+            throw new InvalidSchemaException("the schema nests objects and arrays deeper than " + maxDepth + " levels");
+        }
+        List<String> problems = describe(metaSchema.validate(schema));
+        if (!problems.isEmpty()) {
+            throw new InvalidSchemaException("the schema is not a valid JSON Schema 2020-12: " + String.join("; ", problems));
+        }
+        compile(schema);
+    }
+
+    /**
+     * The schema, ready to validate answers.
+     *
+     * @throws InvalidSchemaException when it cannot be used (e.g. a {@code $ref} that resolves to nothing)
+     */
+    public AnswerSchema compile(JsonNode schema) {
+        try {
+            Schema compiled = registry.getSchema(schema);
+            compiled.initializeValidators(); // every $ref resolved now, not when the first answer comes
+            return new AnswerSchema(compiled);
+        } catch (SchemaException e) {
+            throw new InvalidSchemaException("the schema cannot be used: " + e.getMessage());
+        }
+    }
+
+    /** A compiled schema. */
+    public static final class AnswerSchema {
+        private final Schema schema;
+
+        private AnswerSchema(Schema schema) {
+            this.schema = schema;
+        }
+
+        /**
+         * What is wrong with {@code answer} (empty: it matches), at most {@value AnswerSchemas#MAX_PROBLEMS}, each naming where.
+         *
+         * @throws InvalidSchemaException when the schema turns out unusable while validating
+         */
+        public List<String> problems(JsonNode answer) {
+            try {
+                return describe(schema.validate(answer));
+            } catch (SchemaException e) {
+                throw new InvalidSchemaException("the schema cannot be used: " + e.getMessage());
+            }
+        }
+    }
+
+    private static List<String> describe(List<Error> errors) {
+        return errors.stream().limit(MAX_PROBLEMS).map(AnswerSchemas::describe).toList();
+    }
+
+    private static String describe(Error error) {
+        String where = error.getInstanceLocation().toString();
+        return (where.isEmpty() ? "" : where + ": ") + error.getMessage();
+    }
+
+    /** Levels of nested objects and arrays, without recursion (the tree may be deep: that is what is measured). */
+    static int depth(JsonNode root) {
+        int deepest = 0;
+        Deque<Map.Entry<JsonNode, Integer>> pending = new ArrayDeque<>();
+        pending.push(Map.entry(root, 1));
+        while (!pending.isEmpty()) {
+            Map.Entry<JsonNode, Integer> next = pending.pop();
+            if (next.getKey().isContainer()) {
+                deepest = Math.max(deepest, next.getValue());
+                for (JsonNode child : next.getKey()) {
+                    pending.push(Map.entry(child, next.getValue() + 1));
+                }
+            }
+        }
+        return deepest;
+    }
+}
