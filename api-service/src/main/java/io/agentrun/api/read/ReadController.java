@@ -119,7 +119,7 @@ class ReadController {
             RunView.Failure error = run.errorCode() == null ? null
                     : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
             return new RunView(run.runId(), run.status(), run.agentId(), run.threadId(), run.mode(), run.attempt(), run.createdAt(),
-                    run.startedAt(), run.endedAt(), ended ? run.output() : null, run.usage(), error);
+                    run.startedAt(), run.endedAt(), ended ? run.output() : null, ended ? run.outputJson() : null, run.usage(), error);
         }
     }
 }

@@ -148,6 +148,9 @@ class OneOffRunController {
         body.put("agent_id", agentId);
         body.put("status", end.status().wireName());
         body.put("output", end.output());
+        if (end.outputJson() != null) {
+            body.put("output_json", end.outputJson());
+        }
         body.put("usage", end.usage());
         body.put("duration_ms", end.durationMs());
         return ResponseEntity.ok()

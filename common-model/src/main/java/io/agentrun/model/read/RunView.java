@@ -4,6 +4,7 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A run read back: {@code queued} until a worker starts it, {@code running}, then {@code completed},
@@ -15,12 +16,14 @@ import org.jspecify.annotations.Nullable;
  * @param startedAt the latest attempt's start; null while queued
  * @param endedAt   null until the run ends
  * @param output    the final answer once the run ended (what a cancelled run had said so far); null before
+ * @param outputJson that answer as JSON, when the run asked for one in a JSON Schema ({@code response_format}) and
+ *                  completed; null otherwise
  * @param usage     tokens of the whole run once it ended; null before
  * @param error     why it failed (also a refused run: {@code not_queued}); null otherwise
  */
 public record RunView(String runId, RunStatus status, String agentId, @Nullable String threadId, @Nullable String mode,
         int attempt, Instant createdAt, @Nullable Instant startedAt, @Nullable Instant endedAt, @Nullable String output,
-        @Nullable Usage usage, @Nullable Failure error) {
+        @Nullable JsonNode outputJson, @Nullable Usage usage, @Nullable Failure error) {
 
     /** The run's error event (or refusal): a stable code and a message for people. */
     public record Failure(String code, String message) {

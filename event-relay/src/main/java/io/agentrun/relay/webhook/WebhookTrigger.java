@@ -64,7 +64,7 @@ final class WebhookTrigger implements AfterApply {
             return;
         }
         String message = codec.write(new WebhookMessage(type.get(), event.createdAt(), new WebhookMessage.Run(event.runId(),
-                event.threadId(), event.projectId(), event.agentId(), end.status().wireName(), end.output(), end.usage(),
+                event.threadId(), event.projectId(), event.agentId(), end.status().wireName(), end.output(), end.outputJson(), end.usage(),
                 end.durationMs(), event.createdAt())));
         for (WebhookEndpoint endpoint : endpoints) {
             store.enqueue(event.projectId(), endpoint, type.get(), event.runId(), message);

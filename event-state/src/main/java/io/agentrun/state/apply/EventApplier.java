@@ -145,7 +145,7 @@ public final class EventApplier {
 
     private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
         RelayedEvent first = events.get(0);
-        List<String> args = new ArrayList<>(6 + events.size() * 11);
+        List<String> args = new ArrayList<>(6 + events.size() * 12);
         args.add(Long.toString(settings.resumeBufferMaxEvents()));
         args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
         args.add(Long.toString(settings.runRetention().toMillis()));
@@ -180,6 +180,8 @@ public final class EventApplier {
         args.add(Integer.toString(relayed.epoch()));
         args.add(relayed.traceparent());
         args.add(event != null && event.data() instanceof EventData.RunEnd end ? codec.write(end.usage()) : "");
+        args.add(event != null && event.data() instanceof EventData.RunEnd end && end.outputJson() != null
+                ? codec.write(end.outputJson()) : "");
     }
 
     /** @param runSlot the run's place in {@code fanOut}, where the events its script applied are published from */

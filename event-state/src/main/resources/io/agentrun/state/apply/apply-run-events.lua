@@ -9,20 +9,20 @@
 -- ARGV[4] project id   ARGV[5] agent id   ARGV[6] thread id ('' for a one-off run): the run's owners, as the api wrote
 -- them; written again (never overwriting) at every run_start, so a run Redis lost (a failover that dropped acknowledged
 -- writes, a rebuild from the topic) is found by its project again
--- then 11 fields per event, from ARGV[7]:
+-- then 12 fields per event, from ARGV[7]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
---   run_end: usage JSON
+--   run_end: usage JSON,   run_end: output_json ('' when the run answered no JSON)
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
 -- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
 -- the ids of the api nodes watching the run when any event was applied, and the publishable key family whose spend
 -- the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
 -- batch is read again and those count as applied before; their watchers read them from the buffer).
-local FIELDS = 11
+local FIELDS = 12
 
-local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3)
+local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3, detail4)
   local seq = tonumber(seqText)
   local epoch = tonumber(epochText)
   local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq', 'deleted')
@@ -52,7 +52,7 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
             redis.call('DEL', KEYS[2])
           end
         end
-        redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'error_code', 'error_message', 'ended_at', 'usage')
+        redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'output_json', 'error_code', 'error_message', 'ended_at', 'usage')
         redis.call('HSET', KEYS[1], 'status', 'running', 'last_seq', seq - 1)
         state[2] = nil
         state[3] = 'running'
@@ -95,6 +95,9 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
     redis.call('HSET', KEYS[1], 'error_code', detail1, 'error_message', detail2)
   elseif kind == 'run_end' then
     redis.call('HSET', KEYS[1], 'status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText, 'usage', detail3)
+    if detail4 ~= '' then
+      redis.call('HSET', KEYS[1], 'output_json', detail4)
+    end
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
   end
   return 1
@@ -118,7 +121,7 @@ local count = (#ARGV - 6) / FIELDS
 for i = 0, count - 1 do
   local a = 7 + i * FIELDS
   local kind = ARGV[a + 2]
-  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10])
+  local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10], ARGV[a + 11])
   if decision == -1 then
     failure = err
     break

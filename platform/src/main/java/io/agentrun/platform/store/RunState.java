@@ -4,6 +4,7 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.event.Usage;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What Redis knows about a run ({@code ar:run:{id}}).
@@ -15,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param keyFamily     the publishable key family that started it, which alone (with secret keys) may read it
  * @param startedAt     the latest attempt's run_start, null before
  * @param endedAt       run_end, null before
+ * @param outputJson    the answer as JSON, from its run_end, when the run asked for one in a JSON Schema; null otherwise
  * @param usage         tokens of the whole run, from its run_end; null before
  * @param deleted       its thread was deleted: what is left says only that
  */
@@ -31,6 +33,7 @@ public record RunState(
         long startOffset,
         long firstOffset,
         String output,
+        @Nullable JsonNode outputJson,
         @Nullable String worker,
         @Nullable String errorCode,
         @Nullable String errorMessage,

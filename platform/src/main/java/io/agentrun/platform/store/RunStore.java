@@ -50,6 +50,7 @@ public final class RunStore {
     public static final String START_OFFSET = "start_offset";
     public static final String FIRST_OFFSET = "first_offset";
     public static final String OUTPUT = "output";
+    public static final String OUTPUT_JSON = "output_json";
     public static final String ERROR_CODE = "error_code";
     public static final String ERROR_MESSAGE = "error_message";
     public static final String CREATED_AT = "created_at";
@@ -181,6 +182,7 @@ public final class RunStore {
                 Long.parseLong(h.getOrDefault(START_OFFSET, "-1")),
                 Long.parseLong(h.getOrDefault(FIRST_OFFSET, "-1")),
                 h.getOrDefault(OUTPUT, ""),
+                h.get(OUTPUT_JSON) == null ? null : codec.mapper().readTree(h.get(OUTPUT_JSON)),
                 h.get(WORKER),
                 h.get(ERROR_CODE),
                 h.get(ERROR_MESSAGE),

@@ -68,7 +68,10 @@ public final class RunSweeper extends PeriodicTask {
         return requeued.sum();
     }
 
-    /** Pauses that began after a Redis fault ({@link #pauseAfterRedisFault}; one that was extended counts once). */
+    /**
+     * Redis faults the sweeper paused for ({@link #pauseAfterRedisFault}): each one that began a pause or extended it
+     * (a failover seen while the pause of an earlier fault still ran counts too, so every incident shows).
+     */
     public long pauseCount() {
         return pauses.sum();
     }
@@ -89,8 +92,8 @@ public final class RunSweeper extends PeriodicTask {
         long until = System.nanoTime() + settings.sweepPauseAfterRedisFault().toNanos();
         boolean wasPaused = paused();
         pausedUntil.set(until);
+        pauses.increment();
         if (!wasPaused) {
-            pauses.increment();
             log.warn("Redis failed or its topology changed: the sweeper takes no run over for {} (owners renew, relays re-apply first)",
                     settings.sweepPauseAfterRedisFault());
         }

@@ -92,6 +92,6 @@ final class WorkerMetrics implements EventPublisher.Listener {
         FunctionCounter.builder("agentrun.worker.sweeper.given_up", sweeper, RunSweeper::givenUpCount)
                 .description("Runs ended failed because they could never start").register(registry);
         FunctionCounter.builder("agentrun.worker.sweeper.paused", sweeper, RunSweeper::pauseCount)
-                .description("Pauses of the sweeper after Redis failed a sweep or its cluster topology changed").register(registry);
+                .description("Redis faults (a failed sweep, a cluster topology change) that paused the sweeper or extended its pause").register(registry);
     }
 }
