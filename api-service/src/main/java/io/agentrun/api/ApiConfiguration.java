@@ -1,5 +1,6 @@
 package io.agentrun.api;
 
+import io.agentrun.platform.jsonschema.AnswerSchemas;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -17,5 +18,11 @@ class ApiConfiguration {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /** Checks {@code response_format} schemas of run requests and agent definitions, within the api's limits. */
+    @Bean
+    AnswerSchemas answerSchemas(ApiSettings settings) {
+        return new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth());
     }
 }

@@ -1,5 +1,6 @@
 package io.agentrun.api;
 
+import io.agentrun.platform.jsonschema.AnswerSchemas;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -37,6 +38,6 @@ public record ApiSettings(
         @DefaultValue("10000") int maxQueuedEvents,
         @DefaultValue("10s") Duration refusalTimeout,
         @DefaultValue("24h") Duration idempotencyRetention,
-        @DefaultValue("16384") int maxResponseSchemaBytes,
-        @DefaultValue("32") int maxResponseSchemaDepth) {
+        @DefaultValue("" + AnswerSchemas.DEFAULT_MAX_BYTES) int maxResponseSchemaBytes,
+        @DefaultValue("" + AnswerSchemas.DEFAULT_MAX_DEPTH) int maxResponseSchemaDepth) {
 }

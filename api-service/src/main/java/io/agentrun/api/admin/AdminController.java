@@ -15,6 +15,8 @@ import io.agentrun.model.admin.Rotation;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.jsonschema.AnswerSchemas;
+import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +42,7 @@ class AdminController {
 
     private static final String PROJECT = "/admin/v1/projects/{projectId}";
 
+    private final AnswerSchemas schemas;
     private final Projects projects;
     private final AgentCatalog agents;
     private final ContextStore contexts;
@@ -49,7 +52,8 @@ class AdminController {
     private final JsonCodec codec;
 
     AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
-            JsonCodec codec) {
+            JsonCodec codec, AnswerSchemas schemas) {
+        this.schemas = schemas;
         this.projects = projects;
         this.agents = agents;
         this.contexts = contexts;
@@ -83,6 +87,13 @@ class AdminController {
             @RequestBody(required = false) byte[] body) {
         requireProject(projectId);
         AgentDefinition agent = json.read(withId(body, agentId), AgentDefinition.class);
+        if (agent.responseFormat() != null) {
+            try {
+                schemas.check(agent.responseFormat().schema());
+            } catch (InvalidSchemaException e) {
+                throw new ApiProblem(ErrorCode.INVALID_RESPONSE_FORMAT, "'response_format.schema': " + e.getMessage());
+            }
+        }
         return respond(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
     }
 

@@ -4,6 +4,8 @@ import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.jsonschema.AnswerSchemas;
+import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +62,7 @@ record AgentsFile(@Nullable String project, List<AgentDefinition> agents, List<C
         List<AgentDefinition> agents = entries(name, "agents", root.get("agents"), strict, AgentDefinition.class, problems);
         List<ContextDocument> contexts = entries(name, "contexts", root.get("contexts"), strict, ContextDocument.class, problems);
         duplicates(name, "agent", agents.stream().map(AgentDefinition::id).toList(), problems);
+        responseFormats(name, agents, problems);
         duplicates(name, "context", contexts.stream().map(ContextDocument::id).toList(), problems);
         JsonNode project = root.get("project");
         if (project != null && !project.isNull() && (!project.isString() || project.asString().isBlank())) {
@@ -91,6 +94,20 @@ record AgentsFile(@Nullable String project, List<AgentDefinition> agents, List<C
             }
         }
         return values;
+    }
+
+    /** Each agent's default {@code response_format} must be a schema a run can use, within the api's default limits. */
+    private static void responseFormats(String file, List<AgentDefinition> agents, List<String> problems) {
+        AnswerSchemas schemas = new AnswerSchemas(AnswerSchemas.DEFAULT_MAX_BYTES, AnswerSchemas.DEFAULT_MAX_DEPTH);
+        for (AgentDefinition agent : agents) {
+            if (agent.responseFormat() != null) {
+                try {
+                    schemas.check(agent.responseFormat().schema());
+                } catch (InvalidSchemaException e) {
+                    problems.add(file + ": agent '" + agent.id() + "': response_format.schema: " + e.getMessage());
+                }
+            }
+        }
     }
 
     private static void duplicates(String file, String what, List<String> ids, List<String> problems) {

@@ -8,6 +8,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.micrometer.observation.ObservationRegistry;
+import io.agentrun.platform.jsonschema.AnswerSchemas;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
@@ -23,8 +24,8 @@ import org.springframework.context.annotation.Configuration;
 class RunConfiguration {
 
     @Bean
-    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings) {
-        return new RunRequestReader(codec, settings);
+    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings, AnswerSchemas schemas) {
+        return new RunRequestReader(codec, settings, schemas);
     }
 
     @Bean

@@ -42,10 +42,14 @@ public final class RunRequestReader {
     private final AnswerSchemas schemas;
 
     public RunRequestReader(JsonCodec codec, ApiSettings settings) {
+        this(codec, settings, new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth()));
+    }
+
+    public RunRequestReader(JsonCodec codec, ApiSettings settings, AnswerSchemas schemas) {
         this.codec = codec;
         this.json = new StrictJson(codec);
         this.settings = settings;
-        this.schemas = new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth());
+        this.schemas = schemas;
     }
 
     public RunRequest read(HttpServletRequest request) {

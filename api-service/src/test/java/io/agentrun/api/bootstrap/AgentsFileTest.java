@@ -79,6 +79,7 @@ class AgentsFileTest {
             "max_tool_calls: 1000             | max_tool_calls must be at most 100",
             "tools: [Calc!]                   | tools must be tool names",
             "thinking_budget: 10              | thinking_budget must be at least 1024",
+            "response_format: {type: json}    | must be \"json_schema\"",
     })
     void eachFieldIsValidatedWithAClearMessage(String field, String message, @TempDir Path dir) throws Exception {
         Path yml = dir.resolve("agents.yml");
@@ -86,5 +87,31 @@ class AgentsFileTest {
         Files.writeString(yml, "agents:\n  - id: a\n" + provider + "    " + field + "\n");
 
         assertThatThrownBy(() -> AgentsFile.read(yml, codec)).hasMessageContaining("agents[0] (a): ").hasMessageContaining(message);
+    }
+
+    @Test
+    void anAgentsDefaultResponseFormatIsReadAndItsSchemaChecked(@TempDir Path dir) throws Exception {
+        Path good = dir.resolve("good.yml");
+        Files.writeString(good, """
+                agents:
+                  - id: weather
+                    provider: scripted
+                    response_format:
+                      type: json_schema
+                      name: weather
+                      schema: {type: object, required: [city], properties: {city: {type: string}}}
+                """);
+        Path bad = dir.resolve("bad.yml");
+        Files.writeString(bad, """
+                agents:
+                  - id: weather
+                    provider: scripted
+                    response_format: {type: json_schema, schema: {type: town}}
+                """);
+
+        AgentsFile file = AgentsFile.read(good, codec);
+        assertThat(file.agents().getFirst().responseFormat().schema().get("required").get(0).asString()).isEqualTo("city");
+        assertThatThrownBy(() -> AgentsFile.read(bad, codec))
+                .hasMessageContaining("bad.yml: agent 'weather': response_format.schema: the schema is not a valid JSON Schema 2020-12");
     }
 }

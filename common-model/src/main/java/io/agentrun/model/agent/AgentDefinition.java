@@ -1,5 +1,6 @@
 package io.agentrun.model.agent;
 
+import io.agentrun.model.command.ResponseFormat;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param metadataToModel   show the request's metadata to the model (it always reaches tools)
  * @param thinkingBudget    Anthropic extended thinking budget in tokens; {@code null} = off
  * @param scripted          options of the scripted model
+ * @param responseFormat    the JSON Schema answers must match when a run request gives none; {@code null} = text
  */
 public record AgentDefinition(
         String id,
@@ -47,7 +49,8 @@ public record AgentDefinition(
         int contextTokenBudget,
         boolean metadataToModel,
         @Nullable Integer thinkingBudget,
-        ScriptedOptions scripted) {
+        ScriptedOptions scripted,
+        @Nullable ResponseFormat responseFormat) {
 
     public static final Set<String> PROVIDERS = Set.of("openai", "anthropic", "scripted");
     public static final int DEFAULT_MAX_TOOL_CALLS = 10;
@@ -114,13 +117,14 @@ public record AgentDefinition(
 
     public static AgentDefinition scripted(String id, ScriptedOptions options) {
         return new AgentDefinition(id, id, "scripted", "", null, null, "", List.of("calculator", "current_time", "context_search"),
-                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options);
+                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options, null);
     }
 
     /** A copy with other tools, for tests and tooling. */
     public AgentDefinition withTools(List<String> allowed) {
         return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, new ArrayList<>(allowed),
-                temperature, maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted);
+                temperature, maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
+                responseFormat);
     }
 
     private static boolean isHttpUrl(String value) {

@@ -109,6 +109,7 @@ public final class TestData {
         private boolean metadataToModel;
         private Integer thinkingBudget;
         private AgentDefinition.ScriptedOptions scripted = AgentDefinition.ScriptedOptions.DEFAULT;
+        private ResponseFormat responseFormat;
 
         public AgentBuilder id(String id) {
             this.id = id;
@@ -179,6 +180,12 @@ public final class TestData {
             return this;
         }
 
+        /** Answers in this JSON Schema unless a run request gives one. */
+        public AgentBuilder responseFormat(ResponseFormat responseFormat) {
+            this.responseFormat = responseFormat;
+            return this;
+        }
+
         public AgentBuilder scripted(int wordsPerDelta, long deltaDelayMs) {
             this.scripted = new AgentDefinition.ScriptedOptions(wordsPerDelta, deltaDelayMs);
             return this;
@@ -186,7 +193,8 @@ public final class TestData {
 
         public AgentDefinition build() {
             return new AgentDefinition(id, id, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature,
-                    maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted);
+                    maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
+                    responseFormat);
         }
     }
 }

@@ -188,6 +188,11 @@ public final class EventApplier {
     private CompletableFuture<Void> follow(List<RelayedEvent> events, RunScriptReply reply, LiveFanOut fanOut, int runSlot) {
         LiveFanOut.Slot watchers = fanOut.slot(runSlot, reply.watchers());
         List<CompletableFuture<?>> writes = new ArrayList<>(2);
+        // The thread's writes go one at a time, each once the one before it answered. Pipelined, a failover could apply
+        // them out of order: the client library re-sends what the lost primary had not answered to its successor, and
+        // a run_end applied before its message_final leaves the message out for good (the thread then counts it as
+        // applied before). RedisClusterFaultIT: a history without its run, one run in three, before this.
+        CompletableFuture<?> threadChain = DONE;
         for (int i = 0; i < events.size(); i++) {
             long decision = reply.decisions().get(i);
             RelayedEvent relayed = events.get(i);
@@ -213,12 +218,14 @@ public final class EventApplier {
             CompletableFuture<?> threadWritten = DONE;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
-                threadWritten = applyToThread(event, relayed.partition(), relayed.offset()).thenAccept(answer -> {
-                    String next = String.valueOf(answer.get(1));
-                    if (!next.isEmpty()) {
-                        handedOn.accept(event.threadId(), next);
-                    }
-                });
+                threadWritten = threadChain.thenCompose(previous -> applyToThread(event, relayed.partition(), relayed.offset()))
+                        .thenAccept(answer -> {
+                            String next = String.valueOf(answer.get(1));
+                            if (!next.isEmpty()) {
+                                handedOn.accept(event.threadId(), next);
+                            }
+                        });
+                threadChain = threadWritten;
                 writes.add(threadWritten);
             }
             if (event.data() instanceof EventData.RunEnd end) {

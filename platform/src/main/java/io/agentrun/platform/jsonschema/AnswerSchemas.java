@@ -21,6 +21,10 @@ public final class AnswerSchemas {
 
     /** At most this many problems are reported for one answer: enough to fix it, short enough for a model's retry. */
     static final int MAX_PROBLEMS = 10;
+    /** Default of {@code agentrun.api.max-response-schema-bytes}. */
+    public static final int DEFAULT_MAX_BYTES = 16_384;
+    /** Default of {@code agentrun.api.max-response-schema-depth}. */
+    public static final int DEFAULT_MAX_DEPTH = 32;
     private static final String META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
 
     private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);

@@ -93,7 +93,8 @@ public final class AgentLoop {
         List<Attachment> files = attachments.read(setup.command().projectId(), setup.command().input());
         token.throwIfCancelled();
         List<ModelMessage> messages = conversation(setup.history(), setup.command().input(), files);
-        ResponseFormat format = setup.command().input().responseFormat();
+        ResponseFormat format = setup.command().input().responseFormat() != null ? setup.command().input().responseFormat()
+                : agent.responseFormat();
         AnswerShape shape = AnswerShape.of(format, codec);
         String system = systemPrompt(setup, shape);
         List<ToolSpec> offered = offeredTools(agent, setup.contexts());

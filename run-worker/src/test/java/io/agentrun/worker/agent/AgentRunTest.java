@@ -469,6 +469,18 @@ class AgentRunTest {
     }
 
     @Test
+    void anAgentsDefaultSchemaShapesRunsThatGiveNoneAndARequestsOwnWins() throws Exception {
+        AgentDefinition shaped = TestData.anAgent().responseFormat(PERSON).build();
+        String adaJson = "/json {\"name\": \"Ada\", \"age\": 36}";
+
+        assertThat(play(shaped, adaJson).only(EventData.RunEnd.class).outputJson().get("age").asInt()).isEqualTo(36);
+
+        ResponseFormat list = ResponseFormat.jsonSchema("names", CODEC.mapper().readTree("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"));
+        RecordingSink own = play(shaped, TestData.aRunCommand().query("/json [\"Ada\", \"Grace\"]").responseFormat(list).build(), List.of());
+        assertThat(own.only(EventData.RunEnd.class).outputJson().size()).isEqualTo(2);
+    }
+
+    @Test
     void aRunWithoutASchemaHasNoJsonOutput() throws Exception {
         RecordingSink sink = play(TestData.anAgent().build(), "/json {\"name\": \"Ada\", \"age\": 36}");
 
