@@ -57,34 +57,37 @@ class LiveFailoverIT {
 
     @Test
     void anOpenStreamReceivesLiveEventsAgainWithinASecondOnceAReplicaTookOverItsChannel() {
-        cluster.awaitWhole(Duration.ofSeconds(30), Duration.ofSeconds(90)); // after the restart below, if it ran first
-        LiveEvents live = pipeline.apiBean(0, LiveEvents.class);
-        int slot = SlotHash.getSlot(RedisKeys.nodeChannel(live.nodeId()));
-        RedisServer primary = cluster.primaryOf(slot);
-        Watch watch = Watch.stream(client, LONG_RUN).awaitEvents(3);
+        OpenStream open = openStream();
 
-        primary.kill();
+        open.primary.kill();
         await("a replica to take over the channel's slot").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-                .ignoreExceptions().until(() -> cluster.primaryOf(slot) != primary);
-        primary.restart();
+                .ignoreExceptions().until(() -> cluster.primaryOf(open.slot) != open.primary);
+        open.primary.restart();
 
-        assertLiveAgain(live, slot, watch);
+        assertLiveAgain(open);
     }
 
     @Test
     void anOpenStreamReceivesLiveEventsAgainWithinASecondOnceThePrimaryOfItsChannelRestarted() {
-        cluster.awaitWhole(Duration.ofSeconds(30), Duration.ofSeconds(90)); // after the failover above, if it ran first
-        LiveEvents live = pipeline.apiBean(0, LiveEvents.class);
-        int slot = SlotHash.getSlot(RedisKeys.nodeChannel(live.nodeId()));
-        RedisServer primary = cluster.primaryOf(slot);
-        Watch watch = Watch.stream(client, LONG_RUN).awaitEvents(3);
+        OpenStream open = openStream();
 
         // Back (from its AOF) within the node timeout, as a process supervisor restarts it: the node's subscription broke
         // with the connection and is made again on the same primary (or on its replica, should it have taken over).
-        primary.kill();
-        primary.restart();
+        open.primary.kill();
+        open.primary.restart();
 
-        assertLiveAgain(live, slot, watch);
+        assertLiveAgain(open);
+    }
+
+    /** A long stream open on api node 0, with the primary that serves the node's live channel. */
+    private record OpenStream(LiveEvents live, int slot, RedisServer primary, Watch watch) {
+    }
+
+    private static OpenStream openStream() {
+        cluster.awaitWhole(Duration.ofSeconds(30), Duration.ofSeconds(90)); // after the other test's fault, if it ran first
+        LiveEvents live = pipeline.apiBean(0, LiveEvents.class);
+        int slot = SlotHash.getSlot(RedisKeys.nodeChannel(live.nodeId()));
+        return new OpenStream(live, slot, cluster.primaryOf(slot), Watch.stream(client, LONG_RUN).awaitEvents(3));
     }
 
     /**
@@ -92,7 +95,10 @@ class LiveFailoverIT {
      * later event arrives live, within 1 s. (A restarted primary refuses writes, {@code CLUSTERDOWN}, for its first
      * 2 s — Redis's own wait for news of a failover — though it takes subscriptions: nothing can be published then.)
      */
-    private static void assertLiveAgain(LiveEvents live, int slot, Watch watch) {
+    private static void assertLiveAgain(OpenStream open) {
+        LiveEvents live = open.live;
+        int slot = open.slot;
+        Watch watch = open.watch;
         String channel = RedisKeys.nodeChannel(live.nodeId());
         await("the api node to subscribe to its channel on the slot's primary").atMost(RESUBSCRIBED).pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions().until(() -> cluster.shardSubscribers(cluster.primaryOf(slot), channel) >= 1);
