@@ -195,6 +195,21 @@ class WebhooksIT {
     }
 
     @Test
+    void aRunThatAnsweredInAJsonSchemaDeliversItsAnswerAsJson() {
+        register("/shaped", List.of("run.completed"));
+        String body = "{\"query\":" + CODEC.write("/json {\"ok\": true}") + ",\"response_format\":{\"type\":\"json_schema\","
+                + "\"schema\":{\"type\":\"object\",\"required\":[\"ok\"],\"properties\":{\"ok\":{\"type\":\"boolean\"}}}}}";
+        HttpResponse<String> accepted = client.background("assistant", null, body, Map.of());
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> received("/shaped").size() >= 1);
+
+        JsonNode run = CODEC.read(received("/shaped").getFirst().body(), JsonNode.class).get("data");
+        assertThat(run.get("run_id").asString()).isEqualTo(CODEC.read(accepted.body(), JsonNode.class).get("run_id").asString());
+        assertThat(run.get("output_json").get("ok").asBoolean()).isTrue();
+    }
+
+    @Test
     void aDeliveryIsSentAgainByHandWithTheSameIdAndARotatedSecretStillVerifies() {
         Endpoint endpoint = register("/resend", List.of("run.completed"));
         backgroundRuns(1, "resend");
