@@ -1,5 +1,6 @@
 package io.agentrun.api;
 
+import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.platform.jsonschema.AnswerSchemas;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -22,7 +23,7 @@ class ApiConfiguration {
 
     /** Checks {@code response_format} schemas of run requests and agent definitions, within the api's limits. */
     @Bean
-    AnswerSchemas answerSchemas(ApiSettings settings) {
-        return new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth());
+    ResponseSchemaCheck responseSchemaCheck(ApiSettings settings) {
+        return new ResponseSchemaCheck(new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth()));
     }
 }

@@ -5,6 +5,7 @@ import io.agentrun.api.auth.AuthSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.admin.IssuedKey;
 import io.agentrun.model.admin.KeyView;
@@ -15,8 +16,6 @@ import io.agentrun.model.admin.Rotation;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.jsonschema.AnswerSchemas;
-import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +41,7 @@ class AdminController {
 
     private static final String PROJECT = "/admin/v1/projects/{projectId}";
 
-    private final AnswerSchemas schemas;
+    private final ResponseSchemaCheck schemas;
     private final Projects projects;
     private final AgentCatalog agents;
     private final ContextStore contexts;
@@ -52,7 +51,7 @@ class AdminController {
     private final JsonCodec codec;
 
     AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
-            JsonCodec codec, AnswerSchemas schemas) {
+            JsonCodec codec, ResponseSchemaCheck schemas) {
         this.schemas = schemas;
         this.projects = projects;
         this.agents = agents;
@@ -88,11 +87,7 @@ class AdminController {
         requireProject(projectId);
         AgentDefinition agent = json.read(withId(body, agentId), AgentDefinition.class);
         if (agent.responseFormat() != null) {
-            try {
-                schemas.check(agent.responseFormat().schema());
-            } catch (InvalidSchemaException e) {
-                throw new ApiProblem(ErrorCode.INVALID_RESPONSE_FORMAT, "'response_format.schema': " + e.getMessage());
-            }
+            schemas.require(agent.responseFormat().schema());
         }
         return respond(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
     }

@@ -3,12 +3,12 @@ package io.agentrun.api.run;
 import io.agentrun.api.ApiSettings;
 import io.agentrun.api.auth.SpendCaps;
 import io.agentrun.api.live.LiveEvents;
+import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaClients;
 import io.agentrun.platform.kafka.TopicProvisioner;
 import io.micrometer.observation.ObservationRegistry;
-import io.agentrun.platform.jsonschema.AnswerSchemas;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
@@ -24,7 +24,7 @@ import org.springframework.context.annotation.Configuration;
 class RunConfiguration {
 
     @Bean
-    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings, AnswerSchemas schemas) {
+    RunRequestReader runRequestReader(JsonCodec codec, ApiSettings settings, ResponseSchemaCheck schemas) {
         return new RunRequestReader(codec, settings, schemas);
     }
 

@@ -3,12 +3,12 @@ package io.agentrun.api.run;
 import io.agentrun.api.ApiSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.jsonschema.AnswerSchemas;
-import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,13 +39,13 @@ public final class RunRequestReader {
     private final JsonCodec codec;
     private final StrictJson json;
     private final ApiSettings settings;
-    private final AnswerSchemas schemas;
+    private final ResponseSchemaCheck schemas;
 
     public RunRequestReader(JsonCodec codec, ApiSettings settings) {
-        this(codec, settings, new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth()));
+        this(codec, settings, new ResponseSchemaCheck(new AnswerSchemas(settings.maxResponseSchemaBytes(), settings.maxResponseSchemaDepth())));
     }
 
-    public RunRequestReader(JsonCodec codec, ApiSettings settings, AnswerSchemas schemas) {
+    public RunRequestReader(JsonCodec codec, ApiSettings settings, ResponseSchemaCheck schemas) {
         this.codec = codec;
         this.json = new StrictJson(codec);
         this.settings = settings;
@@ -144,11 +144,9 @@ public final class RunRequestReader {
         if (schema == null || schema.isNull()) {
             throw invalid("'response_format.schema' is required");
         }
+        schemas.require(schema);
         try {
-            schemas.check(schema);
             return ResponseFormat.jsonSchema(name == null || name.isNull() ? null : name.asString(), schema);
-        } catch (InvalidSchemaException e) {
-            throw new ApiProblem(ErrorCode.INVALID_RESPONSE_FORMAT, "'response_format.schema': " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());
         }

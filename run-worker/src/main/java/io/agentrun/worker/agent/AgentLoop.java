@@ -109,19 +109,12 @@ public final class AgentLoop {
             progress.spent(turn.usage());
             boolean answer = turn.toolCalls().isEmpty() || !toolsAllowed;
             AnswerShape.Checked checked = answer && shape != null ? shape.check(listener.text()) : null;
-            JsonNode json = checked == null ? null : checked.value();
-            if (!listener.text().isEmpty()) {
-                sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage(), null, json));
-                progress.answered(listener.text(), json);
-            }
+            finish(listener, turn, checked, sink, progress);
             if (answer) {
                 if (checked == null || checked.problems().isEmpty()) {
                     return;
                 }
-                if (reshaped) {
-                    throw new ModelException("output_schema_mismatch", "the answer does not match the response format's schema: "
-                            + String.join("; ", checked.problems()), false);
-                }
+                requireFirstMismatch(checked, reshaped);
                 reshaped = true; // one more try, told what was wrong
                 messages.add(ModelMessage.Assistant.text(listener.text()));
                 messages.add(ModelMessage.User.schemaRetry(checked.problems()));
@@ -131,6 +124,25 @@ public final class AgentLoop {
             for (ToolCall call : turn.toolCalls()) {
                 messages.add(toolRunner.run(call, setup, budget, token, sink));
             }
+        }
+    }
+
+    /** The step's message, said in full: with its JSON when it is the run's answer in the asked shape. */
+    private static void finish(StepListener listener, ModelTurn turn, AnswerShape.@Nullable Checked checked, EventSink sink,
+            RunProgress progress) {
+        if (listener.text().isEmpty()) {
+            return;
+        }
+        JsonNode json = checked == null ? null : checked.value();
+        sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage(), null, json));
+        progress.answered(listener.text(), json);
+    }
+
+    /** A second answer out of shape ends the run: the model was told what was wrong once. */
+    private static void requireFirstMismatch(AnswerShape.Checked checked, boolean reshaped) {
+        if (reshaped) {
+            throw new ModelException("output_schema_mismatch", "the answer does not match the response format's schema: "
+                    + String.join("; ", checked.problems()), false);
         }
     }
 

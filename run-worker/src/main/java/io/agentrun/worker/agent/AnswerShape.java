@@ -3,6 +3,7 @@ package io.agentrun.worker.agent;
 import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.jsonschema.AnswerSchemas;
+import io.agentrun.platform.jsonschema.InvalidSchemaException;
 import io.agentrun.worker.model.ModelException;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -31,7 +32,7 @@ final class AnswerShape {
         this.codec = codec;
         try {
             this.schema = SCHEMAS.compile(format.schema());
-        } catch (io.agentrun.platform.jsonschema.InvalidSchemaException e) {
+        } catch (InvalidSchemaException e) {
             throw new ModelException("invalid_response_format", e.getMessage(), false);
         }
     }

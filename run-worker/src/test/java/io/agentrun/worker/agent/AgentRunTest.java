@@ -506,6 +506,38 @@ class AgentRunTest {
         }
     }
 
+    @Test
+    void anthropicIsMadeToAnswerThroughTheSchemasToolAndItsInputIsTheAnswer() throws Exception {
+        server.then(FakeModelServer.stream(Recordings.ANTHROPIC.toolCalls(List.of(Recordings.Call.of("toolu_1", "person", "{\"name\": \"Ada\", \"age\": 36}", 3))), AWKWARD));
+
+        RecordingSink sink = playShaped(agent(Recordings.ANTHROPIC), "who are you?");
+
+        JsonNode expected = CODEC.mapper().readTree("{\"name\":\"Ada\",\"age\":36}");
+        assertThat(sink.types()).doesNotContain("tool_start", "error").endsWith("message_final", "run_end");
+        assertThat(sink.events.stream().filter(EventData.MessageDelta.class::isInstance).map(e -> ((EventData.MessageDelta) e).delta())
+                .reduce("", String::concat)).as("the answer streams as text").isEqualTo("{\"name\": \"Ada\", \"age\": 36}");
+        assertThat(sink.only(EventData.RunEnd.class).outputJson()).isEqualTo(expected);
+        JsonNode sent = CODEC.mapper().readTree(server.received().getFirst().body());
+        JsonNode answerTool = sent.get("tools").valueStream().filter(t -> t.get("name").asString().equals("person")).findFirst().orElseThrow();
+        assertThat(answerTool.get("input_schema")).isEqualTo(PERSON.schema());
+        assertThat(sent.get("tool_choice").get("type").asString()).as("the agent's own tools may still be called").isEqualTo("any");
+    }
+
+    @Test
+    void anthropicWithoutOtherToolsIsMadeToCallTheSchemasToolAndAThinkingAgentIsOnlyAsked() throws Exception {
+        server.then(FakeModelServer.stream(Recordings.ANTHROPIC.toolCalls(List.of(Recordings.Call.of("toolu_1", "person", "{\"name\":\"Ada\",\"age\":36}", 2))), AWKWARD));
+        playShaped(agent(Recordings.ANTHROPIC, TestData.anAgent().tools()), "who are you?");
+        JsonNode forced = CODEC.mapper().readTree(server.received().getFirst().body()).get("tool_choice");
+        assertThat(forced.get("type").asString()).isEqualTo("tool");
+        assertThat(forced.get("name").asString()).isEqualTo("person");
+
+        server.then(FakeModelServer.stream(Recordings.ANTHROPIC.text("", List.of("{\"name\":\"Ada\",\"age\":36}"), 20, 9), AWKWARD));
+        RecordingSink sink = playShaped(agent(Recordings.ANTHROPIC, TestData.anAgent().thinkingBudget(2048)), "who are you?");
+        JsonNode sent = CODEC.mapper().readTree(server.received().getLast().body());
+        assertThat(sent.has("tool_choice")).as("extended thinking refuses a forced tool").isFalse();
+        assertThat(sink.only(EventData.RunEnd.class).outputJson()).isEqualTo(CODEC.mapper().readTree("{\"name\":\"Ada\",\"age\":36}"));
+    }
+
     /** A tool that sleeps until interrupted, and says so. */
     static final class SleepyTool implements Tool {
         static volatile CompletableFuture<Boolean> started = new CompletableFuture<>();

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -32,7 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Anthropic Messages API, streamed: {@code content_block_delta} events carry text, thinking (and its
  * signature) and {@code input_json} fragments of {@code tool_use} blocks; {@code message_start} and
  * {@code message_delta} carry usage. Thinking blocks are handed back unchanged in the next step of a tool
- * loop, as the API requires.
+ * loop, as the API requires. A run that wants its answer in a JSON Schema gets Anthropic's native mode for it: the
+ * schema is offered as a tool the model is made to call ({@link AnswerTool}), and that call's input is the answer.
  */
 public final class AnthropicChatModel implements ChatModel {
 
@@ -69,6 +71,7 @@ public final class AnthropicChatModel implements ChatModel {
     }
 
     private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request) throws IOException {
+        String answerTool = AnswerTool.nameFor(request);
         Map<Integer, Block> blocks = new TreeMap<>();
         long inputTokens = 0;
         long outputTokens = 0;
@@ -86,7 +89,7 @@ public final class AnthropicChatModel implements ChatModel {
                             + usage.path("cache_creation_input_tokens").asLong(0);
                     outputTokens = usage.path("output_tokens").asLong(0);
                 }
-                case "content_block_start" -> blocks.put(data.path("index").asInt(), Block.of(data.path("content_block")));
+                case "content_block_start" -> blocks.put(data.path("index").asInt(), Block.of(data.path("content_block"), answerTool));
                 case "content_block_delta" -> {
                     Block block = blocks.get(data.path("index").asInt());
                     if (block == null) {
@@ -123,6 +126,7 @@ public final class AnthropicChatModel implements ChatModel {
         for (Block block : blocks.values()) {
             switch (block.type) {
                 case "text" -> text.append(block.content);
+                case Block.ANSWER -> text.append(block.content.isEmpty() ? "{}" : block.content);
                 case "thinking" -> thinking.add(new ThinkingBlock(block.content.toString(), block.signature));
                 case "redacted_thinking" -> thinking.add(ThinkingBlock.redacted(block.redactedData));
                 case "tool_use" -> calls.add(new ToolCall(block.id, block.name, block.content.isEmpty() ? "{}" : block.content.toString()));
@@ -167,6 +171,7 @@ public final class AnthropicChatModel implements ChatModel {
                 body.putObject("tool_choice").put("type", "none");
             }
         }
+        AnswerTool.offer(request, body);
         return body;
     }
 
@@ -232,6 +237,8 @@ public final class AnthropicChatModel implements ChatModel {
 
     /** One content block being streamed. */
     private static final class Block {
+        /** The type given to the {@code tool_use} block of the answer tool: its input is the answer, streamed as text. */
+        static final String ANSWER = "answer";
         final String type;
         final String id;
         final String name;
@@ -245,8 +252,11 @@ public final class AnthropicChatModel implements ChatModel {
             this.name = name;
         }
 
-        static Block of(JsonNode start) {
-            Block block = new Block(start.path("type").asString(""), start.path("id").asString(""), start.path("name").asString(""));
+        static Block of(JsonNode start, @Nullable String answerTool) {
+            String type = start.path("type").asString("");
+            String name = start.path("name").asString("");
+            boolean answer = type.equals("tool_use") && name.equals(answerTool);
+            Block block = new Block(answer ? ANSWER : type, start.path("id").asString(""), name);
             if (block.type.equals("text") && start.path("text").isString()) {
                 block.content.append(start.path("text").asString());
             }
@@ -269,7 +279,13 @@ public final class AnthropicChatModel implements ChatModel {
                     listener.onThinking(thinking);
                 }
                 case "signature_delta" -> signature = (signature == null ? "" : signature) + delta.path("signature").asString("");
-                case "input_json_delta" -> content.append(delta.path("partial_json").asString(""));
+                case "input_json_delta" -> {
+                    String json = delta.path("partial_json").asString("");
+                    content.append(json);
+                    if (type.equals(ANSWER)) {
+                        listener.onTextDelta(json);
+                    }
+                }
                 default -> {
                     // unknown delta types are skipped
                 }
