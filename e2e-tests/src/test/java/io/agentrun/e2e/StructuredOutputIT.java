@@ -1,6 +1,7 @@
 package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -8,6 +9,8 @@ import com.networknt.schema.SpecificationVersion;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.json.JsonCodec;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +85,24 @@ class StructuredOutputIT {
         assertThat(result.get("status").asString()).isEqualTo("completed");
         assertThat(VALIDATOR.validate(result.get("output_json"))).isEmpty();
         assertThat(result.get("output_json").get("temperature_c").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void aRejectedAnswerIsSaidInFullButTheThreadKeepsOnlyTheQuestionAndTheAnswerThatMatched() {
+        ApiClient.StreamResponse stream = client.stream("assistant", null, body("{\"city\": \"Oslo\"} || {\"city\": \"Oslo\", \"temperature_c\": 4}"));
+
+        List<JsonNode> finals = stream.events().stream().filter(e -> e.event().equals("message_final"))
+                .map(e -> CODEC.mapper().readTree(e.data()).get("data")).toList();
+        assertThat(finals).hasSize(2);
+        assertThat(finals.get(0).get("rejected").asBoolean()).isTrue();
+        assertThat(finals.get(1).has("rejected")).isFalse();
+        String threadId = stream.header("x-thread-id");
+        await("the run's history").atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode messages = CODEC.mapper().readTree(client.get("/api/v1/threads/" + threadId + "/messages").body()).get("messages");
+            assertThat(messages.valueStream().map(m -> m.get("role").asString() + ": " + m.get("content").asString()).toList())
+                    .containsExactly("user: /json {\"city\": \"Oslo\"} || {\"city\": \"Oslo\", \"temperature_c\": 4}",
+                            "assistant: {\"city\": \"Oslo\", \"temperature_c\": 4}");
+        });
     }
 
     @Test

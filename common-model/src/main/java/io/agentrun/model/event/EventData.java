@@ -66,19 +66,34 @@ public sealed interface EventData {
      * A complete assistant message, stored in the thread history. {@code cancelled} is {@code true} (and
      * otherwise absent) for the part of a message said before its run was cancelled. {@code output_json} is the
      * message parsed, when the run asked for an answer in a JSON Schema and this message is that answer, validated.
+     * {@code rejected} is {@code true} (and otherwise absent) for an answer that did not match the run's JSON Schema:
+     * the model is asked again (or the run fails), and the message is not kept in the thread's history.
      */
-    record MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled, @Nullable JsonNode outputJson)
-            implements EventData {
+    record MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled, @Nullable JsonNode outputJson,
+            @Nullable Boolean rejected) implements EventData {
         public MessageFinal(String messageId, String content, Usage usage) {
-            this(messageId, content, usage, null, null);
+            this(messageId, content, usage, null, null, null);
         }
 
         public MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled) {
-            this(messageId, content, usage, cancelled, null);
+            this(messageId, content, usage, cancelled, null, null);
+        }
+
+        public MessageFinal(String messageId, String content, Usage usage, @Nullable Boolean cancelled, @Nullable JsonNode outputJson) {
+            this(messageId, content, usage, cancelled, outputJson, null);
+        }
+
+        /** An answer out of the run's JSON Schema: streamed, said in full, and kept out of the history. */
+        public static MessageFinal rejected(String messageId, String content, Usage usage) {
+            return new MessageFinal(messageId, content, usage, null, null, true);
         }
 
         public boolean wasCancelled() {
             return Boolean.TRUE.equals(cancelled);
+        }
+
+        public boolean wasRejected() {
+            return Boolean.TRUE.equals(rejected);
         }
 
         @Override

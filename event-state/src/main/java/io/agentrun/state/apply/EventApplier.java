@@ -257,6 +257,7 @@ public final class EventApplier {
         String threadId = event.threadId();
         String message = switch (event.data()) {
             case EventData.RunStart start -> codec.write(ChatMessage.user(event.runId(), start.input(), event.createdAt()));
+            case EventData.MessageFinal done when done.wasRejected() -> ""; // an answer out of shape: not history
             case EventData.MessageFinal done -> codec.write(done.wasCancelled()
                     ? ChatMessage.cancelledAssistant(event.runId(), done.messageId(), done.content(), event.createdAt())
                     : ChatMessage.assistant(event.runId(), done.messageId(), done.content(), event.createdAt()));

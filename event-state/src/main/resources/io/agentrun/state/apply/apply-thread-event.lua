@@ -5,7 +5,7 @@
 -- KEYS[5] ar:thread:{id}:deleted (a deleted thread takes nothing more)   KEYS[6] ar:thread:{id}:waiting (runs waiting
 -- for the thread: at run_end the lock goes to the first of them instead of being freed)
 -- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
--- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON   ARGV[7] seq
+-- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON, or '' for one rejected   ARGV[7] seq
 -- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
 -- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
 -- api has not put it there (a rebuild)   ARGV[11] the lock's time to live (ms), for the run it is handed to
@@ -58,7 +58,8 @@ if kind == 'run_start' then
   redis.call('ZADD', KEYS[4], 'NX', ARGV[10], ARGV[2])
   -- Held until the run answers: a run that fails says nothing and leaves no dangling question.
   redis.call('HSET', KEYS[1], 'pending_run', ARGV[2], 'pending_user', ARGV[6])
-elseif kind == 'message_final' then
+elseif kind == 'message_final' and ARGV[6] ~= '' then
+  -- An empty message is an answer rejected for its shape: the model was asked again; nothing is kept.
   if redis.call('HGET', KEYS[1], 'pending_run') == ARGV[2] then
     local user = redis.call('HGET', KEYS[1], 'pending_user')
     if user then

@@ -127,15 +127,20 @@ public final class AgentLoop {
         }
     }
 
-    /** The step's message, said in full: with its JSON when it is the run's answer in the asked shape. */
+    /**
+     * The step's message, said in full: with its JSON when it is the run's answer in the asked shape; marked rejected
+     * (kept out of the history, not the run's output) when it is an answer out of that shape.
+     */
     private static void finish(StepListener listener, ModelTurn turn, AnswerShape.@Nullable Checked checked, EventSink sink,
             RunProgress progress) {
         if (listener.text().isEmpty()) {
             return;
         }
         JsonNode json = checked == null ? null : checked.value();
-        sink.emit(new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage(), null, json));
-        progress.answered(listener.text(), json);
+        boolean rejected = checked != null && !checked.problems().isEmpty();
+        sink.emit(rejected ? EventData.MessageFinal.rejected(listener.messageId, listener.text(), turn.usage())
+                : new EventData.MessageFinal(listener.messageId, listener.text(), turn.usage(), null, json));
+        progress.answered(listener.text(), json); // a run that fails on it still reports what the model said
     }
 
     /** A second answer out of shape ends the run: the model was told what was wrong once. */

@@ -447,7 +447,9 @@ class AgentRunTest {
         List<EventData.MessageFinal> finals = sink.all(EventData.MessageFinal.class);
         assertThat(finals).hasSize(2);
         assertThat(finals.get(0).outputJson()).as("the answer that did not match").isNull();
+        assertThat(finals.get(0).wasRejected()).as("kept out of the thread's history").isTrue();
         assertThat(finals.get(1).outputJson().get("age").asInt()).isEqualTo(36);
+        assertThat(finals.get(1).rejected()).as("absent on the wire unless true").isNull();
         assertThat(finals.get(0).messageId()).isNotEqualTo(finals.get(1).messageId());
         EventData.RunEnd end = sink.only(EventData.RunEnd.class);
         assertThat(end.status()).isEqualTo(RunStatus.COMPLETED);
@@ -458,7 +460,8 @@ class AgentRunTest {
     void aModelThatNeverAnswersInShapeFailsTheRunNamingTheProblems() throws Exception {
         RecordingSink sink = playShaped(TestData.anAgent().build(), "/json {\"name\": 7, \"age\": -1} || not json at all");
 
-        assertThat(sink.all(EventData.MessageFinal.class)).hasSize(2).allMatch(message -> message.outputJson() == null);
+        assertThat(sink.all(EventData.MessageFinal.class)).hasSize(2)
+                .allMatch(message -> message.outputJson() == null && message.wasRejected());
         EventData.RunError error = sink.only(EventData.RunError.class);
         assertThat(error.code()).isEqualTo("output_schema_mismatch");
         assertThat(error.message()).contains("not JSON");
