@@ -1,9 +1,9 @@
 package io.agentrun.api.admin;
 
 import io.agentrun.api.auth.BearerToken;
-import io.agentrun.api.auth.Digests;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.platform.digest.Digests;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.MessageDigest;
 import org.springframework.core.MethodParameter;

@@ -9,6 +9,7 @@ import io.agentrun.model.admin.NewKey;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.digest.Digests;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;

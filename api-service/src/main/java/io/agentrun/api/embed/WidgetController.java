@@ -1,12 +1,10 @@
 package io.agentrun.api.embed;
 
+import io.agentrun.platform.digest.Digests;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.zip.GZIPOutputStream;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -29,7 +27,7 @@ class WidgetController {
 
     private final byte[] script = load();
     private final byte[] gzipped = gzip(script);
-    private final String etag = "\"" + sha256(script).substring(0, 16) + "\"";
+    private final String etag = "\"" + Digests.sha256Hex(script).substring(0, 16) + "\"";
 
     @GetMapping(PATH)
     public ResponseEntity<byte[]> widget(@RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) String encodings,
@@ -67,13 +65,5 @@ class WidgetController {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -10,12 +10,10 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.platform.digest.Digests;
 import io.agentrun.platform.store.RunStore;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -62,9 +60,9 @@ public final class IdempotentLauncher {
         if (idempotencyKey == null) {
             return launcher.launch(caller, agentId, threadId, mode, ifBusy, request);
         }
-        String digest = digest(caller.projectId() + "\n" + (caller.keyFamily() == null ? "secret" : caller.keyFamily())
+        String digest = Digests.sha256Hex(caller.projectId() + "\n" + (caller.keyFamily() == null ? "secret" : caller.keyFamily())
                 + "\n" + valid(idempotencyKey));
-        String fingerprint = digest(mode + "\n" + agentId + "\n" + (threadId == null ? "" : threadId) + "\n"
+        String fingerprint = Digests.sha256Hex(mode + "\n" + agentId + "\n" + (threadId == null ? "" : threadId) + "\n"
                 + codec.write(request.input()) + "\n" + codec.write(request.metadata()));
         long giveUpAt = System.currentTimeMillis() + STALE_AFTER.toMillis() + POLL.toMillis() * 100;
         while (System.currentTimeMillis() < giveUpAt) {
@@ -149,14 +147,6 @@ public final class IdempotentLauncher {
             }
         }
         return key;
-    }
-
-    private static String digest(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static void pause() {

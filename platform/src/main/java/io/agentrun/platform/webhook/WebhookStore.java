@@ -7,13 +7,12 @@ import io.agentrun.model.webhook.IssuedWebhookSecret;
 import io.agentrun.model.webhook.NewWebhookEndpoint;
 import io.agentrun.model.webhook.WebhookDelivery;
 import io.agentrun.model.webhook.WebhookEndpoint;
+import io.agentrun.platform.digest.Digests;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.ZAddArgs;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -272,17 +271,12 @@ public final class WebhookStore {
 
     /** {@code msg_} and 26 base32 characters of SHA-256(endpoint, run, event): the same event gives the same id. */
     static String deliveryId(String endpointId, String runId, String eventType) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest((endpointId + "\n" + runId + "\n" + eventType)
-                    .getBytes(StandardCharsets.UTF_8));
-            StringBuilder id = new StringBuilder(Ids.MESSAGE);
-            for (int i = 0; i < 26; i++) {
-                id.append(BASE32[(hash[i] & 0xff) % 32]);
-            }
-            return id.toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        byte[] hash = Digests.sha256(endpointId + "\n" + runId + "\n" + eventType);
+        StringBuilder id = new StringBuilder(Ids.MESSAGE);
+        for (int i = 0; i < 26; i++) {
+            id.append(BASE32[(hash[i] & 0xff) % 32]);
         }
+        return id.toString();
     }
 
     /** {@code whsec_} and 32 random bytes, base64: the Standard Webhooks secret format. */
