@@ -58,7 +58,9 @@ class DeploymentFilesTest {
             assertThat(env).as(service).containsKeys("KAFKA_BOOTSTRAP_SERVERS", "REDIS_URL", "PORT");
             env.keySet().forEach(name -> assertThat(isRead(service, name)).as("%s reads %s", service, name).isTrue());
             assertThat(Integer.parseInt(String.valueOf(env.get("PORT")))).as(service + " PORT").isEqualTo(PORTS.get(service));
-            assertThat(map(definition.get("build")).get("dockerfile")).isEqualTo(service + "/Dockerfile");
+            Map<String, Object> build = map(definition.get("build"));
+            assertThat(build).as(service).doesNotContainKey("dockerfile"); // the one Dockerfile, at the root
+            assertThat(map(build.get("args"))).as(service).containsEntry("SERVICE", service).containsEntry("PORT", PORTS.get(service));
             assertThat(map(definition.get("deploy")).get("replicas")).as(service + " replicas").isEqualTo(2);
         }
         assertThat(map(services.get("kafka")).get("image")).isEqualTo("apache/kafka:" + pomProperty("kafka.version"));
@@ -106,13 +108,16 @@ class DeploymentFilesTest {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"api-service", "run-worker", "event-relay"})
-    void dockerfileCopiesItsOwnJarRunsUnprivilegedAndExposesItsPort(String service) throws IOException {
-        String dockerfile = Files.readString(ROOT.resolve(service).resolve("Dockerfile"));
-        assertThat(dockerfile).contains("COPY " + service + "/target/" + service + "-*-exec.jar app.jar",
-                "extract --layers", "USER 10001", "EXPOSE " + PORTS.get(service), "ENV PORT=" + PORTS.get(service));
-        assertThat(Files.readString(ROOT.resolve(".dockerignore"))).contains("!" + service + "/target/*-exec.jar");
+    @Test
+    void theOneDockerfileCopiesTheNamedServicesJarRunsUnprivilegedAndExposesItsPort() throws IOException {
+        String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
+        assertThat(dockerfile).contains("ARG SERVICE", "COPY ${SERVICE}/target/${SERVICE}-*-exec.jar app.jar",
+                "extract --layers", "USER 10001", "ARG PORT", "EXPOSE ${PORT}", "ENV PORT=${PORT}");
+        for (String service : PORTS.keySet()) {
+            assertThat(dockerfile).as("the build line of " + service).contains("--build-arg SERVICE=" + service + " ");
+            assertThat(Files.readString(ROOT.resolve(".dockerignore"))).contains("!" + service + "/target/*-exec.jar");
+            assertThat(ROOT.resolve(service).resolve("Dockerfile")).as("one Dockerfile, not one per service").doesNotExist();
+        }
     }
 
     @Test
