@@ -124,6 +124,8 @@ final class LossyProxy implements AutoCloseable {
     private final class Connection {
         private final Socket client;
         private final Socket upstream;
+        private final byte[] head = new byte[POST.length];
+        private int headLength;
         private volatile boolean firstIsPost;
         private volatile boolean decided;
 
@@ -133,36 +135,42 @@ final class LossyProxy implements AutoCloseable {
         }
 
         void clientToUpstream() {
-            try (InputStream in = client.getInputStream(); OutputStream out = upstream.getOutputStream()) {
-                byte[] buffer = new byte[16 * 1024];
-                byte[] head = new byte[POST.length];
-                int headLength = 0;
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    for (int i = 0; i < n && headLength < head.length; i++) {
-                        head[headLength++] = buffer[i];
-                        firstIsPost = headLength == head.length && Arrays.equals(head, POST);
-                    }
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // either side closed
-            } finally {
-                closeQuietly(client);
-                closeQuietly(upstream);
-            }
+            pump(client, upstream, this::readsRequest);
         }
 
         void upstreamToClient() {
-            try (InputStream in = upstream.getInputStream(); OutputStream out = client.getOutputStream()) {
+            pump(upstream, client, this::passesAnswer);
+        }
+
+        /** Notes whether the connection's first request is a POST; the request always passes. */
+        private boolean readsRequest(byte[] bytes, int length) {
+            for (int i = 0; i < length && headLength < head.length; i++) {
+                head[headLength++] = bytes[i];
+                firstIsPost = headLength == head.length && Arrays.equals(head, POST);
+            }
+            return true;
+        }
+
+        /** The answer's first bytes decide: a POST's answer is lost with the proxy's probability. */
+        private boolean passesAnswer(byte[] bytes, int length) {
+            if (decided) {
+                return true;
+            }
+            decided = true;
+            if (firstIsPost && ThreadLocalRandom.current().nextDouble() < dropPostAnswers) {
+                dropped.incrementAndGet();
+                return false;
+            }
+            return true;
+        }
+
+        /** Copies {@code from} to {@code to} while {@code passes} says so; then both sides are closed. */
+        private void pump(Socket from, Socket to, Chunks passes) {
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 byte[] buffer = new byte[16 * 1024];
                 for (int n; (n = in.read(buffer)) > 0; ) {
-                    if (!decided) {
-                        decided = true;
-                        if (firstIsPost && ThreadLocalRandom.current().nextDouble() < dropPostAnswers) {
-                            dropped.incrementAndGet();
-                            return; // the answer is lost: both sides close in finally
-                        }
+                    if (!passes.test(buffer, n)) {
+                        return;
                     }
                     out.write(buffer, 0, n);
                     out.flush();
@@ -174,6 +182,10 @@ final class LossyProxy implements AutoCloseable {
                 closeQuietly(upstream);
             }
         }
+    }
+
+    private interface Chunks {
+        boolean test(byte[] bytes, int length);
     }
 
     private static void closeQuietly(Socket socket) {
