@@ -19,7 +19,7 @@ import io.agentrun.api.problem.ProblemResponses;
  */
 final class BrowserAccess extends OncePerRequestFilter {
 
-    static final String ALLOWED_HEADERS = "content-type, x-api-key, x-project-id, last-event-id, authorization, accept";
+    static final String ALLOWED_HEADERS = "content-type, x-api-key, x-project-id, last-event-id, authorization, accept, idempotency-key";
     static final String EXPOSED_HEADERS = "x-thread-id, x-run-id, retry-after";
 
     private final AllowedOrigins origins;
