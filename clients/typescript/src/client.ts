@@ -134,12 +134,12 @@ export class Runs {
     async wait(run: string | AcceptedRun | RunIds, options: { signal?: AbortSignal } = {}): Promise<RunView> {
         const runId = typeof run === 'string' ? run : 'runId' in run ? run.runId : run.run_id;
         let view = await this.get(runId, options);
-        if (ended(view)) return view;
-        if (view.thread_id) {
+        if (!ended(view) && view.thread_id) {
             for await (const event of this.join(view.thread_id, runId, options)) void event;
-            return this.get(runId, options);
+            view = await this.get(runId, options);
         }
-        for (let delay = 100; !ended(view); delay = Math.min(delay * 2, 2_000)) {
+        // The run's state may be written a moment after its run_end was streamed; a one-off run has no stream.
+        for (let delay = 50; !ended(view); delay = Math.min(delay * 2, 2_000)) {
             await sleep(delay, options.signal);
             view = await this.get(runId, options);
         }

@@ -29,8 +29,11 @@ export type Envelope = Omit<Schemas['Envelope'], 'type' | 'data' | 'seq'>;
 
 /** The payload (`data.data`) of the event schema `S`, as the contract defines it. */
 type PayloadOf<S extends keyof Schemas> = Schemas[S] extends { data: { data?: infer P } & Schemas['Envelope'] }
-    ? NonNullable<P>
+    ? WithoutIndex<NonNullable<P>>
     : never;
+
+/** The named properties only: the generator intersects each payload with the envelope's `data: {[k]: unknown}`. */
+type WithoutIndex<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
 export type RunStartData = PayloadOf<'RunStartEvent'>;
 export type ThinkingPartData = PayloadOf<'ThinkingPartEvent'>;

@@ -140,7 +140,7 @@ describe('runs', () => {
 
     test('a background run is created, waited for and read', async () => {
         const accepted = await agentrun.runs.create(AGENT, { query: 'Summarise the quarter' });
-        assert.equal(accepted.status, 'queued');
+        assert.ok(['queued', 'running'].includes(accepted.status), accepted.status);
         assert.match(accepted.links.stream, /\/stream$/);
         const done = await agentrun.runs.wait(accepted.run_id);
         assert.equal(done.status, 'completed');
