@@ -90,11 +90,11 @@ export class Runs {
         const query = { thread_id: options.threadId, if_busy: options.ifBusy, on_disconnect: options.onDisconnect };
         return new RunStream(this.#http, {
             post: (lastSeq, signal) => {
-                const headers: Record<string, string> = { accept: 'text/event-stream', 'idempotency-key': key };
+                const headers: Record<string, string> = { accept: 'text/event-stream' };
                 if (lastSeq >= 0) headers['last-event-id'] = String(lastSeq);
                 return this.#http.send({
                     method: 'POST', path: `/api/v1/agents/${enc(agentId)}/stream/threads`, query, body: wire, headers,
-                    signal, retry: true,
+                    signal, retry: true, idempotencyKey: key,
                 });
             },
         }, options.signal);
@@ -109,7 +109,7 @@ export class Runs {
     run(agentId: string, input: RunInput & RunCallOptions): Promise<OneOffResult> {
         return this.#http.json<OneOffResult>({
             method: 'POST', path: `/api/v1/agents/${enc(agentId)}/run`, body: body(input), signal: input.signal,
-            headers: { 'idempotency-key': input.idempotencyKey ?? newIdempotencyKey() }, retry: true,
+            idempotencyKey: input.idempotencyKey ?? newIdempotencyKey(), retry: true,
         });
     }
 
@@ -118,7 +118,7 @@ export class Runs {
         return this.#http.json<AcceptedRun>({
             method: 'POST', path: `/api/v1/agents/${enc(agentId)}/runs`, body: body(input), signal: input.signal,
             query: { thread_id: input.threadId, if_busy: input.ifBusy },
-            headers: { 'idempotency-key': input.idempotencyKey ?? newIdempotencyKey() }, retry: true,
+            idempotencyKey: input.idempotencyKey ?? newIdempotencyKey(), retry: true,
         });
     }
 
@@ -150,7 +150,7 @@ export class Runs {
     cancel(threadId: string, runId: string, options: { signal?: AbortSignal } = {}): Promise<CancelResult> {
         return this.#http.json<CancelResult>({
             method: 'POST', path: `/api/v1/threads/${enc(threadId)}/runs/${enc(runId)}/cancel`, retry: true, runId,
-            headers: { 'idempotency-key': newIdempotencyKey() }, signal: options.signal,
+            idempotencyKey: newIdempotencyKey(), signal: options.signal,
         });
     }
 }
@@ -224,7 +224,7 @@ export class Uploads {
     request(file: UploadRequest, options: { signal?: AbortSignal } = {}): Promise<Upload> {
         return this.#http.json<Upload>({
             method: 'POST', path: '/api/v1/uploads/request', body: file, retry: true, signal: options.signal,
-            headers: { 'idempotency-key': newIdempotencyKey() },
+            idempotencyKey: newIdempotencyKey(),
         });
     }
 

@@ -14,6 +14,11 @@ export type ClientOptions = Credentials & {
     retry?: RetryOptions;
     /** A `fetch` to use instead of the global one (a proxy agent, a test's instrumented fetch). */
     fetch?: typeof fetch;
+    /**
+     * Send an `Idempotency-Key` with every POST (default true). Without keys a POST whose answer was lost is not
+     * sent again (it may have started a run); only answers that say nothing started (503, 429) are retried.
+     */
+    idempotencyKeys?: boolean;
 };
 
 export interface Call {
@@ -27,8 +32,8 @@ export interface Call {
     retry: boolean;
     /** For errors: the run the call is about. */
     runId?: string | undefined;
-    /** Called before each attempt (the SDK's counters). */
-    onAttempt?: () => void;
+    /** The POST's Idempotency-Key, the same on each retry (sent unless the client was made without keys). */
+    idempotencyKey?: string;
 }
 
 /** Requests to the api: credentials, JSON, problem documents, retries. Holds the key out of sight of `toString`. */
@@ -37,6 +42,7 @@ export class Http {
     readonly #fetch: typeof fetch;
     readonly baseUrl: string;
     readonly retryOptions: RetryOptions;
+    readonly #idempotencyKeys: boolean;
 
     constructor(options: ClientOptions) {
         if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -44,6 +50,7 @@ export class Http {
         this.#headers = authHeaders(options);
         this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
         this.retryOptions = options.retry ?? {};
+        this.#idempotencyKeys = options.idempotencyKeys ?? true;
     }
 
     url(path: string, query?: Record<string, string | number | undefined>): string {
@@ -59,6 +66,7 @@ export class Http {
     async send(call: Call): Promise<Response> {
         const headers: Record<string, string> = { ...this.#headers, ...call.headers };
         if (call.body !== undefined) headers['content-type'] = 'application/json';
+        if (call.idempotencyKey && this.#idempotencyKeys) headers['idempotency-key'] = call.idempotencyKey;
         try {
             return await this.#fetch(this.url(call.path, call.query), {
                 method: call.method,
@@ -78,7 +86,6 @@ export class Http {
     async request(call: Call): Promise<Response> {
         const backoff = new Backoff(this.retryOptions);
         for (;;) {
-            call.onAttempt?.();
             let failure: AgentrunError;
             try {
                 const response = await this.send(call);
@@ -88,10 +95,16 @@ export class Http {
                 if (!(error instanceof AgentrunError)) throw error;
                 failure = error;
             }
-            const delay = call.retry && isRetryable(failure.status, failure.code) ? backoff.next(failure.retryAfter) : undefined;
+            const delay = call.retry && this.retryable(call.method, failure) ? backoff.next(failure.retryAfter) : undefined;
             if (delay === undefined) throw failure;
             await sleep(delay, call.signal);
         }
+    }
+
+    /** Whether a failed request may be sent again: a POST without a key only when the api said nothing started. */
+    retryable(method: Call['method'], failure: AgentrunError): boolean {
+        if (method === 'POST' && !this.#idempotencyKeys && failure.status !== 503 && failure.status !== 429) return false;
+        return isRetryable(failure.status, failure.code);
     }
 
     async json<T>(call: Call): Promise<T> {

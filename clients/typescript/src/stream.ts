@@ -1,4 +1,4 @@
-import { AgentrunError, isRetryable } from './errors.js';
+import { AgentrunError } from './errors.js';
 import { newIdempotencyKey, type Http } from './http.js';
 import { Backoff, sleep } from './retry.js';
 import { readSse, type SseMessage } from './sse.js';
@@ -69,7 +69,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
         const { threadId, runId } = await this.ready;
         return this.#http.json<CancelResult>({
             method: 'POST', path: `/api/v1/threads/${enc(threadId)}/runs/${enc(runId)}/cancel`,
-            retry: true, runId, headers: { 'idempotency-key': newIdempotencyKey() },
+            retry: true, runId, idempotencyKey: newIdempotencyKey(),
         });
     }
 
@@ -135,7 +135,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
         const backoff = new Backoff(this.#http.retryOptions);
         for (;;) {
             this.stats.postAttempts++;
-            const result = await this.#attempt(() => post(this.#lastSeq, this.#abort.signal));
+            const result = await this.#attempt('POST', () => post(this.#lastSeq, this.#abort.signal));
             if (result instanceof Response) return result;
             await this.#wait(backoff, result);
         }
@@ -148,7 +148,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
             if (!(immediately && first)) this.stats.joins++;
             const headers: Record<string, string> = { accept: 'text/event-stream' };
             if (this.#lastSeq >= 0) headers['last-event-id'] = String(this.#lastSeq);
-            const result = await this.#attempt(() => this.#http.send({
+            const result = await this.#attempt('GET', () => this.#http.send({
                 method: 'GET', path: `/api/v1/threads/${enc(threadId)}/runs/${enc(runId)}/stream`,
                 headers, signal: this.#abort.signal, retry: true, runId,
             }));
@@ -158,7 +158,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
     }
 
     /** A stream's answer, or the transient failure to wait out; throws what is not transient. */
-    async #attempt(send: () => Promise<Response>): Promise<Response | AgentrunError> {
+    async #attempt(method: 'GET' | 'POST', send: () => Promise<Response>): Promise<Response | AgentrunError> {
         let failure: AgentrunError;
         try {
             const response = await send();
@@ -171,7 +171,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
             if (this.#abort.signal.aborted || !(error instanceof AgentrunError)) throw error;
             failure = error;
         }
-        if (!isRetryable(failure.status, failure.code)) throw failure;
+        if (!this.#http.retryable(method, failure)) throw failure;
         return failure;
     }
 

@@ -131,3 +131,13 @@ test('rejoins give up after the deadline with retry_deadline_exceeded', async ()
     await assert.rejects(run(quick.runs.stream('a', { query: 'q' })), (e) => e.code === 'retry_deadline_exceeded' && e.status === 503);
     script = [];
 });
+
+test('without Idempotency-Keys a POST whose answer was lost is not sent again; a 503 still is', async () => {
+    const keyless = new AgentrunClient({ baseUrl: base, apiKey: 'k', projectId: 'p', idempotencyKeys: false, retry: { initialDelayMs: 1 } });
+    requests.length = 0;
+    script = [problem(503, 'upstream_unavailable'), dropConnection];
+    const stream = keyless.runs.stream('a', { query: 'q' });
+    await assert.rejects(stream.ready, (e) => e instanceof AgentrunError && e.code === 'network_error');
+    assert.equal(requests.length, 2);
+    assert.ok(requests.every((r) => r.headers['idempotency-key'] === undefined));
+});
