@@ -23,8 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The TypeScript SDK ({@code clients/typescript}) against a real pipeline: its node tests
- * ({@code test/unit/*.test.mjs}, {@code test/e2e/*.test.mjs}) must all pass, and it must compile against the types
- * generated from the OpenAPI document the api serves (so a contract change the SDK depends on fails here).
+ * ({@code test/unit/*.test.mjs}, {@code test/e2e/*.test.mjs}) and its browser tests in headless Chromium
+ * ({@code test/browser/*.test.mjs}, which need Debian's {@code chromium} as {@code WidgetIT} does) must all pass, and
+ * it must compile against the types generated from the OpenAPI document the api serves (so a contract change the SDK
+ * depends on fails here).
  */
 @ExtendWith(RealInfrastructure.class)
 class TypescriptSdkIT {
@@ -64,6 +66,22 @@ class TypescriptSdkIT {
         assertThat(result.output()).as("every test ran and passed:\n" + result.output())
                 .doesNotContain("✖").contains("ℹ fail 0").contains("✔ a connection cut mid-stream is rejoined")
                 .contains("✔ a stream POST whose answer is lost is sent again with the same Idempotency-Key");
+    }
+
+    @Test
+    void theSdkWorksInChromiumOnAPublishableKey() {
+        String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
+        assertThat(Path.of(chromium)).as("Chromium is needed: apt-get install chromium (.ci/run installs it), or set CHROMIUM")
+                .isExecutable();
+        NodeSuite.Result result = NodeSuite.run(List.of("node", "--test", "--test-reporter=spec", "test/browser/browser.test.mjs"),
+                Map.of("AGENTRUN_API", pipeline.api(0).toString(), "AGENTRUN_PROJECT", pipeline.projectId,
+                        "AGENTRUN_ADMIN_TOKEN", pipeline.adminToken, "CHROMIUM", chromium),
+                Duration.ofMinutes(5));
+        System.out.println(result.output());
+
+        assertThat(result.exitCode()).as("node --test:\n" + result.output()).isZero();
+        assertThat(result.output()).as("every browser test ran and passed:\n" + result.output())
+                .doesNotContain("✖").contains("ℹ fail 0").contains("✔ a connection cut mid-stream is rejoined in the browser");
     }
 
     @Test
