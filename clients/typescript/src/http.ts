@@ -19,6 +19,11 @@ export type ClientOptions = Credentials & {
      * sent again (it may have started a run); only answers that say nothing started (503, 429) are retried.
      */
     idempotencyKeys?: boolean;
+    /**
+     * A stream that receives nothing, not even the api's keepalive comment (every 15 s), for this long (ms) is
+     * taken for dead and rejoined (default 45,000).
+     */
+    streamIdleTimeoutMs?: number;
 };
 
 export interface Call {
@@ -43,6 +48,7 @@ export class Http {
     readonly baseUrl: string;
     readonly retryOptions: RetryOptions;
     readonly #idempotencyKeys: boolean;
+    readonly streamIdleTimeoutMs: number;
 
     constructor(options: ClientOptions) {
         if (!options.baseUrl) throw new TypeError('baseUrl is required');
@@ -51,6 +57,7 @@ export class Http {
         this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
         this.retryOptions = options.retry ?? {};
         this.#idempotencyKeys = options.idempotencyKeys ?? true;
+        this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 45_000;
     }
 
     url(path: string, query?: Record<string, string | number | undefined>): string {

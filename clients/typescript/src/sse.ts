@@ -86,18 +86,29 @@ export class SseParser {
     }
 }
 
-/** The events of an event-stream body, as they arrive. */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/**
+ * The events of an event-stream body, as they arrive. A body that sends nothing at all — not even the api's
+ * keepalive comment, every 15 s — for `idleTimeoutMs` is closed as if it had ended: a connection that died without
+ * a FIN or RST (a network partition, a frozen proxy) is noticed and rejoined instead of waited on forever.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, idleTimeoutMs: number): AsyncGenerator<SseMessage> {
     const reader = body.getReader();
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the parser drops the BOM, once
     const parser = new SseParser();
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => reader.cancel().catch(() => undefined), idleTimeoutMs);
+    };
     try {
         for (;;) {
+            arm();
             const { value, done } = await reader.read();
             if (done) return;
             yield* parser.push(decoder.decode(value, { stream: true }));
         }
     } finally {
+        clearTimeout(watchdog);
         // The consumer stopped early or the read failed: release the connection (a no-op when the body ended).
         reader.cancel().catch(() => undefined);
     }

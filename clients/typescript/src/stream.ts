@@ -90,7 +90,7 @@ export class RunStream implements AsyncIterable<StreamEvent> {
         try {
             for (;;) {
                 try {
-                    for await (const message of readSse(response.body!)) {
+                    for await (const message of readSse(response.body!, this.#http.streamIdleTimeoutMs)) {
                         outage = undefined;
                         const event = this.#accept(message);
                         if (event === undefined) continue;
@@ -116,6 +116,12 @@ export class RunStream implements AsyncIterable<StreamEvent> {
         if (message.id === undefined) {
             delete envelope['seq'];
             return envelope as unknown as StreamEvent;
+        }
+        if (!/^[0-9]+$/.test(message.id)) {
+            throw new AgentrunError({
+                code: 'invalid_response', status: 200, title: 'Unreadable event id',
+                detail: `event ${message.event} has the id ${JSON.stringify(message.id.slice(0, 20))}, not a seq`, runId: this.#ids?.runId,
+            });
         }
         const seq = Number(message.id);
         if (seq <= this.#lastSeq) {

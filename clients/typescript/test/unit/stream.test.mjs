@@ -141,3 +141,22 @@ test('without Idempotency-Keys a POST whose answer was lost is not sent again; a
     assert.equal(requests.length, 2);
     assert.ok(requests.every((r) => r.headers['idempotency-key'] === undefined));
 });
+
+test('a stream that goes silent (no byte, not even a keepalive) is taken for dead and rejoined', async () => {
+    requests.length = 0;
+    script = [
+        (response) => {
+            response.writeHead(200, { 'content-type': 'text/event-stream', 'x-run-id': RUN, 'x-thread-id': THREAD });
+            response.write(event(0, 'run_start')); // and then nothing, the connection open
+        },
+        sse(event(1, 'run_end')),
+    ];
+    const silent = new AgentrunClient({ baseUrl: base, apiKey: 'k', projectId: 'p', streamIdleTimeoutMs: 300, retry: { initialDelayMs: 1 } });
+    assert.deepEqual(await run(silent.runs.stream('a', { query: 'q' })), [0, 1]);
+    assert.equal(requests[1].headers['last-event-id'], '0');
+});
+
+test('an event id that is not a seq is an invalid_response, not a rejoin loop', async () => {
+    script = [sse('id: x1\nevent: run_start\ndata: {}\n\n')];
+    await assert.rejects(run(client().runs.stream('a', { query: 'q' })), (e) => e.code === 'invalid_response');
+});
