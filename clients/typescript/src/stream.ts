@@ -115,6 +115,8 @@ export class RunStream implements AsyncIterable<StreamEvent> {
         const envelope = parse(message, this.#ids?.runId);
         if (message.id === undefined) {
             delete envelope['seq'];
+            envelope['event'] = typeof envelope['type'] === 'string' ? envelope['type'] : message.event;
+            envelope['type'] = 'notice';
             return envelope as unknown as StreamEvent;
         }
         if (!/^[0-9]+$/.test(message.id)) {

@@ -47,8 +47,12 @@ export type RunWaitingData = PayloadOf<'RunWaitingEvent'>;
 
 /** A numbered event of the run: `seq` is its SSE `id`, 0 for `run_start`, the last one is `run_end`. */
 export type RunEventOf<T extends string, P> = Envelope & { type: T; seq: number; data: P };
-/** A notice about the stream itself, sent without an `id:` line: it is no event of the run and has no `seq`. */
-export type NoticeOf<T extends string, P> = Envelope & { type: T; seq?: undefined; data: P };
+/**
+ * A notice about the stream itself, sent without an `id:` line: no event of the run, no `seq`. Its `type` is
+ * `notice` and `event` says which (`run_waiting`, `error`, `run_end`), so that code testing `type === 'run_end'` or
+ * `type === 'error'` sees only the run's own.
+ */
+export type NoticeOf<E extends string, P> = Envelope & { type: 'notice'; event: E; seq?: undefined; data: P };
 
 export type RunStartEvent = RunEventOf<'run_start', RunStartData>;
 export type ThinkingPartEvent = RunEventOf<'thinking_part', ThinkingPartData>;
@@ -83,5 +87,5 @@ export type StreamEvent = RunEvent | Notice;
 
 /** True for a notice about the stream (no `seq`), false for an event of the run. */
 export function isNotice(event: StreamEvent): event is Notice {
-    return event.seq === undefined;
+    return event.type === 'notice';
 }

@@ -51,6 +51,21 @@ describe('streams', () => {
         assert.equal(events.at(-1).data.output, 'Echo #2: two');
     });
 
+    test('a run queued behind another (ifBusy: enqueue) starts with a run_waiting notice, then its own events from seq 0', async () => {
+        const first = agentrun.runs.stream(AGENT, { query: '/slow 200 one two three four five six' });
+        const { threadId, runId: firstRunId } = await first.ready;
+        const queued = agentrun.runs.stream(AGENT, { query: 'after you', threadId, ifBusy: 'enqueue' });
+        const [, events] = await Promise.all([collect(first), collect(queued)]);
+        assert.equal(events[0].type, 'notice');
+        assert.equal(events[0].event, 'run_waiting');
+        assert.equal(events[0].seq, undefined);
+        assert.equal(events[0].data.behind_run_id, firstRunId);
+        assert.equal(events[0].data.place, 1);
+        const numbered = assertWholeRun(events);
+        assert.equal(numbered.at(-1).data.output, 'Echo #2: after you');
+        assert.equal(queued.lastSeq, numbered.at(-1).seq, 'the notice did not count');
+    });
+
     test('tool calls and thinking arrive typed', async () => {
         const events = await collect(agentrun.runs.stream(AGENT, { query: '/tool calculator {"expression":"6*7"}' }));
         const start = events.find((e) => e.type === 'tool_start');

@@ -25,7 +25,7 @@ async function one(i) {
     try {
         for await (const event of stream) {
             if (isNotice(event)) {
-                result.notices.push(event.type + (event.type === 'error' ? ':' + event.data.code : ''));
+                result.notices.push(event.event + (event.event === 'error' ? ':' + event.data.code : ''));
                 continue;
             }
             result.seqs.push(event.seq);

@@ -58,7 +58,7 @@ const dropConnection = (response) => response.socket.destroy();
 
 async function run(stream) {
     const seen = [];
-    for await (const e of stream) seen.push(isNotice(e) ? `notice:${e.type}` : e.seq);
+    for await (const e of stream) seen.push(isNotice(e) ? `notice:${e.event}` : e.seq);
     return seen;
 }
 
