@@ -1,0 +1,12 @@
+export { AgentrunClient, Runs, Threads, Uploads } from './client.js';
+export type { RunInput, RunCallOptions, ThreadRunOptions, StreamOptions, PageOptions } from './client.js';
+export { AgentrunError, isRetryable } from './errors.js';
+export type { ClientErrorCode } from './errors.js';
+export type { ClientOptions, Credentials } from './http.js';
+export type { RetryOptions } from './retry.js';
+export { RunStream } from './stream.js';
+export type { RunIds, StreamStats } from './stream.js';
+export { SseParser } from './sse.js';
+export type { SseMessage } from './sse.js';
+export { isNotice } from './types.js';
+export type * from './types.js';
