@@ -487,6 +487,8 @@ export interface components {
                     /** @description true for the partial answer of a cancelled run */
                     cancelled?: boolean;
                     output_json?: components["schemas"]["OutputJson"];
+                    /** @description true for an answer that did not match the run's response_format schema; the model is asked again once, and the message is not kept in the thread's history */
+                    rejected?: boolean;
                 };
             } & components["schemas"]["Envelope"];
         };

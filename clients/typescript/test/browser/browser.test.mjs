@@ -1,8 +1,7 @@
 // The SDK in headless Chromium, on a publishable key, from a page on an allowed origin: the dist/ modules as the
 // browser loads them (no bundler, no Node APIs), cross-origin fetch, a stream, a continued thread, a connection cut
-// mid-stream and rejoined, a typed error.
-// Without Idempotency-Key (idempotencyKeys: false): the api's CORS preflight does not allow that header yet
-// (api-service BrowserAccess.ALLOWED_HEADERS), so Chromium refuses every POST that carries it.
+// mid-stream and rejoined, a POST whose answer was lost sent again with its Idempotency-Key (which the api's CORS
+// preflight allows), a typed error.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -29,6 +28,7 @@ before(async () => {
     page = await browser.newPage();
     page.on('console', (message) => console.log(`[page] ${message.text()}`));
     await page.exposeFunction('cutConnections', () => proxy.cutAll());
+    await page.exposeFunction('loseNextPostAnswer', () => { proxy.state.postAnswersToDrop = 1; });
     await page.goto(`${site.origin}/`);
     await page.waitForFunction(() => window.sdkLoaded === true);
 });
@@ -42,7 +42,7 @@ after(async () => {
 test('a stream on a publishable key, with its ids before the first event; the thread continues', async () => {
     const result = await page.evaluate(async ({ api, key }) => {
         const { AgentrunClient, isNotice } = window.sdk;
-        const client = new AgentrunClient({ baseUrl: api, publishableKey: key, idempotencyKeys: false });
+        const client = new AgentrunClient({ baseUrl: api, publishableKey: key });
         const stream = client.runs.stream('assistant', { query: 'Hello from a browser' });
         const ids = await stream.ready;
         const events = [];
@@ -62,7 +62,7 @@ test('a stream on a publishable key, with its ids before the first event; the th
 test('a connection cut mid-stream is rejoined in the browser: every seq once', async () => {
     const query = '/slow 150 one two three four five six seven eight nine ten';
     const result = await page.evaluate(async ({ api, key, query }) => {
-        const client = new window.sdk.AgentrunClient({ baseUrl: api, publishableKey: key, idempotencyKeys: false });
+        const client = new window.sdk.AgentrunClient({ baseUrl: api, publishableKey: key });
         const stream = client.runs.stream('assistant', { query });
         const events = [];
         let cut = false;
@@ -81,9 +81,33 @@ test('a connection cut mid-stream is rejoined in the browser: every seq once', a
     assert.ok(result.stats.joins >= 1, JSON.stringify(result.stats));
 });
 
+test('a POST whose answer was lost is sent again with the same Idempotency-Key, through CORS: the same run', async () => {
+    // The second turn of a thread: sent again without its key it would meet its own first try holding the thread
+    // (409 thread_busy) or run as a third turn. Chromium may resend it itself on a reused connection, or the SDK
+    // does; either way with the same headers.
+    const dropped = proxy.state.answersDropped;
+    const result = await page.evaluate(async ({ api, key }) => {
+        const client = new window.sdk.AgentrunClient({ baseUrl: api, publishableKey: key });
+        const first = client.runs.stream('assistant', { query: 'first' });
+        for await (const event of first) { /* drained */ }
+        const { threadId } = await first.ready;
+        await window.loseNextPostAnswer();
+        const stream = client.runs.stream('assistant', { query: 'lost once', threadId });
+        const events = [];
+        for await (const event of stream) events.push({ seq: event.seq, type: event.type, data: event.data });
+        const runs = [];
+        for await (const run of client.threads.runs(threadId)) runs.push(run.run_id);
+        return { events, runs, ready: await stream.ready, firstRun: (await first.ready).runId };
+    }, { api: proxy.url, key });
+    assert.equal(proxy.state.answersDropped, dropped + 1, 'the second turn\'s first answer was lost');
+    assert.deepEqual(result.events.map((e) => e.seq), result.events.map((_, i) => i));
+    assert.equal(result.events.at(-1).data.output, 'Echo #2: lost once');
+    assert.deepEqual([...result.runs].sort(), [result.firstRun, result.ready.runId].sort(), 'two turns, two runs');
+});
+
 test('an agent outside the key scope is a typed AgentrunError; the key is in no error', async () => {
     const result = await page.evaluate(async ({ api, key }) => {
-        const client = new window.sdk.AgentrunClient({ baseUrl: api, publishableKey: key, idempotencyKeys: false });
+        const client = new window.sdk.AgentrunClient({ baseUrl: api, publishableKey: key });
         try {
             await client.runs.run('not-in-scope', { query: 'x' });
             return { thrown: false };
