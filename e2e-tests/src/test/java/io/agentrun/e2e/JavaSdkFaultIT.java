@@ -40,6 +40,8 @@ class JavaSdkFaultIT {
     private static final int STREAMS = 200;
     private static final double DROP = 0.08;
     private static final Duration SETTLE = Duration.ofMinutes(4);
+    /** 13 deltas this far apart: about 20 s a run, so all three faults strike while the runs stream. */
+    private static final int DELTA_MILLIS = 1500;
 
     @AutoClose
     static StackProcess stack;
@@ -66,7 +68,7 @@ class JavaSdkFaultIT {
 
         Seen(int index) {
             this.index = index;
-            this.query = FaultLoad.slowQuery(600, "sdk-" + index);
+            this.query = FaultLoad.slowQuery(DELTA_MILLIS, "sdk-" + index);
         }
 
         void run() {
@@ -118,13 +120,16 @@ class JavaSdkFaultIT {
             await("half of the streams to flow").atMost(Duration.ofSeconds(120))
                     .until(() -> seen.stream().filter(s -> s.events.size() >= 3).count() >= STREAMS / 2);
 
+            long start = System.nanoTime();
             for (String name : List.of("api-1", "worker-1", "relay-1")) {
                 long before = eventsYielded(seen);
+                long inFlight = seen.stream().filter(s -> !ended(s) && s.failure == null).count();
+                assertThat(inFlight).as("streams in flight when %s is killed", name).isGreaterThanOrEqualTo(STREAMS / 2);
                 stack.kill9AndAwaitRestart(name);
-                kills.add(name);
-                // the next fault strikes once the streams flow again: 100 more events reached the clients
+                kills.add(name + " at " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms with " + inFlight + " streams in flight");
+                // the next fault strikes once the streams flow again: 300 more events reached the clients
                 await("streams to flow again after killing " + name).atMost(Duration.ofSeconds(90))
-                        .until(() -> eventsYielded(seen) >= before + 100 || seen.stream().allMatch(s -> s.failure != null || ended(s)));
+                        .until(() -> eventsYielded(seen) >= before + 300);
             }
             for (Future<?> f : done) {
                 f.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
@@ -173,7 +178,7 @@ class JavaSdkFaultIT {
         assertThat(proxy.answersDropped()).as("the proxy lost answers").isPositive();
         assertThat(postRetries).as("lost answers were sent again").isGreaterThanOrEqualTo(proxy.answersDropped());
         assertThat(joins).as("streams joined again after the api node died").isPositive();
-        assertThat(kills).containsExactly("api-1", "worker-1", "relay-1");
+        assertThat(retriedAttempts).as("runs the killed worker held were taken over").isPositive();
     }
 
     private static boolean ended(Seen s) {
