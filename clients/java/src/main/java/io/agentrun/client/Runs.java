@@ -23,10 +23,12 @@ public final class Runs {
      * @throws AgentrunException the api's refusal (e.g. 404 {@code agent_not_found}, 409 {@code thread_busy})
      */
     public RunStream stream(String agentId, RunRequest request) {
-        HttpRequest post = transport.post(agentPath(agentId, "/stream/threads") + request.queryString(), request.body(),
-                        request.keyOrNew(), transport.headersTimeout())
-                .header("Accept", "text/event-stream").build();
-        return RunStream.start(transport, post);
+        return RunStream.start(transport, streamRequest(agentId, request));
+    }
+
+    HttpRequest streamRequest(String agentId, RunRequest request) {
+        return transport.post(agentPath(agentId, "/stream/threads") + request.queryString(), request.body(), request.keyOrNew(),
+                transport.headersTimeout()).header("Accept", "text/event-stream").build();
     }
 
     /** Joins a run's events after {@code afterSeq} (-1: from its start), on any api node; a finished run replays. */
