@@ -47,7 +47,7 @@ class ClientOverHttpTest {
     /** The answers to give, in order, one per request. */
     private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
 
-    record Seen(String method, String path, String idempotencyKey, String lastEventId, String body, String apiKey) {
+    record Seen(String method, String path, String idempotencyKey, String lastEventId, String body, String apiKey, int clientPort) {
     }
 
     interface Answer {
@@ -62,7 +62,7 @@ class ClientOverHttpTest {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     exchange.getRequestHeaders().getFirst("Idempotency-Key"), exchange.getRequestHeaders().getFirst("Last-Event-ID"),
-                    body, exchange.getRequestHeaders().getFirst("x-api-key")));
+                    body, exchange.getRequestHeaders().getFirst("x-api-key"), exchange.getRemoteAddress().getPort()));
             Answer answer = answers.poll();
             if (answer == null) {
                 exchange.sendResponseHeaders(500, -1);
@@ -107,6 +107,27 @@ class ClientOverHttpTest {
                     out.flush();
                 }
             }
+        };
+    }
+
+    /** As {@link #sse}, but the answer ends 200 ms after its last event, as the api's may (run_end flushed, then the end). */
+    private static Answer sseEndingLater(String... frames) {
+        Answer sse = sse(frames);
+        return exchange -> {
+            OutputStream real = exchange.getResponseBody();
+            exchange.setStreams(null, new java.io.FilterOutputStream(real) {
+                @Override
+                public void close() throws IOException {
+                    flush();
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.close();
+                }
+            });
+            sse.answer(exchange);
         };
     }
 
@@ -155,6 +176,19 @@ class ClientOverHttpTest {
             assertThat(s.apiKey()).isEqualTo(KEY);
         });
         assertThat(seen.stream().map(Seen::idempotencyKey).distinct().toList()).hasSize(1).doesNotContainNull();
+    }
+
+    @Test
+    void aStreamReadToRunEndLeavesItsConnectionForTheNextCall() {
+        answers.add(sseEndingLater(delta(0), end(1)));
+        answers.add(sseEndingLater(end(0)));
+
+        for (int i = 0; i < 2; i++) {
+            try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
+                drain(stream);
+            }
+        }
+        assertThat(seen).extracting(Seen::clientPort).as("one connection, kept alive").containsOnly(seen.getFirst().clientPort());
     }
 
     @Test
