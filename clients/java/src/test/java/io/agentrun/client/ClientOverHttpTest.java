@@ -245,6 +245,59 @@ class ClientOverHttpTest {
     }
 
     @Test
+    void aLostStreamsUnnumberedRunEndIsANoticeAndTheRunIsJoinedAgain() {
+        String lostError = "event: error\ndata: {\"type\":\"error\",\"data\":{\"code\":\"stream_lost\",\"message\":\"m\",\"retryable\":true}}\n\n";
+        String lostEnd = "event: run_end\ndata: {\"type\":\"run_end\",\"data\":{\"status\":\"failed\",\"output\":\"\"}}\n\n";
+        answers.add(sse(delta(0), lostError, lostEnd));
+        answers.add(sse(delta(1), end(2)));
+
+        try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
+            List<RunEvent> events = drain(stream);
+            assertThat(events).extracting(RunEvent::seq).containsExactly(0L, 1L, 2L);
+            assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(stream.notices()).extracting(Notice::type).containsExactly("error", "run_end");
+        }
+        assertThat(seen.get(1).lastEventId()).isEqualTo("0");
+    }
+
+    @Test
+    void aNumberedEventOfATypeThisSdkDoesNotKnowIsANoticeAndMovesTheSeq() {
+        String future = "id: 1\nevent: citation_added\ndata: {\"type\":\"citation_added\",\"seq\":1,\"data\":{}}\n\n";
+        answers.add(sse(delta(0), future));
+        answers.add(sse(end(2)));
+
+        try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
+            assertThat(drain(stream)).extracting(RunEvent::seq).containsExactly(0L, 2L);
+            assertThat(stream.notices()).singleElement().satisfies(n -> {
+                assertThat(n.type()).isEqualTo("citation_added");
+                assertThat(n.seq()).isEqualTo(1L);
+            });
+        }
+        assertThat(seen.get(1).lastEventId()).isEqualTo("1");
+    }
+
+    @Test
+    void closingAStreamFromAnotherThreadEndsItsIteration() throws Exception {
+        answers.add(exchange -> {
+            exchange.getResponseHeaders().add("x-run-id", RUN);
+            exchange.getResponseHeaders().add("x-thread-id", THREAD);
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(delta(0).getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            // and then nothing, until the client goes away
+        });
+
+        RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"));
+        var events = stream.iterator();
+        assertThat(events.next().seq()).isZero();
+        var rest = java.util.concurrent.CompletableFuture.supplyAsync(events::hasNext);
+        stream.close();
+
+        assertThat(rest.get(10, java.util.concurrent.TimeUnit.SECONDS)).isFalse();
+        assertThat(seen).hasSize(1);
+    }
+
+    @Test
     void aJoinThatIsRefusedForGoodEndsTheStreamWithTheApisError() {
         answers.add(sse(delta(0)));
         answers.add(problem(404, "thread_not_found"));
