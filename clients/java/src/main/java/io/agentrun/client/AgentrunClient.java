@@ -29,7 +29,7 @@ public final class AgentrunClient implements AutoCloseable {
     private AgentrunClient(Builder b, Credentials credentials) {
         HttpClient http = b.httpClient != null ? b.httpClient : newHttpClient(b.connectTimeout);
         this.owned = b.httpClient == null ? http : null;
-        this.transport = new Transport(b.baseUrl, http, credentials, b.retry, b.headersTimeout);
+        this.transport = new Transport(b.baseUrl, http, credentials, b.retry, b.headersTimeout, b.streamIdleTimeout);
         this.runs = new Runs(transport, b.oneOffTimeout);
         this.threads = new Threads(transport);
         this.uploads = new Uploads(transport);
@@ -55,6 +55,7 @@ public final class AgentrunClient implements AutoCloseable {
     /** Closes the HTTP client the builder made (not one given to it); open streams end. */
     @Override
     public void close() {
+        transport.idleWatch().stop();
         if (owned != null) {
             owned.close();
         }
@@ -88,6 +89,7 @@ public final class AgentrunClient implements AutoCloseable {
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration headersTimeout = Duration.ofSeconds(30);
         private Duration oneOffTimeout = Duration.ofMinutes(10);
+        private Duration streamIdleTimeout = Duration.ofSeconds(45);
         private RetryPolicy retry = RetryPolicy.DEFAULT;
 
         private Builder() {
@@ -136,6 +138,15 @@ public final class AgentrunClient implements AutoCloseable {
         /** How long a request waits for its answer's headers before it counts as lost (and is retried). */
         public Builder headersTimeout(Duration timeout) {
             this.headersTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long a stream may stay silent before the SDK takes its connection for dead and joins the run again (the
+         * api sends a keepalive every 15 s on an idle stream). Default 45 s.
+         */
+        public Builder streamIdleTimeout(Duration timeout) {
+            this.streamIdleTimeout = timeout;
             return this;
         }
 

@@ -304,8 +304,9 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
     }
 
     private void connect(HttpResponse<InputStream> response) {
-        body = response.body();
-        parser = new SseParser(response.body());
+        InputStream in = transport.idleWatch().watch(response.body());
+        body = in;
+        parser = new SseParser(in);
         if (closed) {
             closeConnection();
         }

@@ -30,13 +30,19 @@ final class Transport {
     private final Credentials credentials;
     private final RetryPolicy retry;
     private final Duration headersTimeout;
+    private final IdleWatch idleWatch;
 
-    Transport(URI base, HttpClient http, Credentials credentials, RetryPolicy retry, Duration headersTimeout) {
+    Transport(URI base, HttpClient http, Credentials credentials, RetryPolicy retry, Duration headersTimeout, Duration streamIdleTimeout) {
         this.base = base;
         this.http = http;
         this.credentials = credentials;
         this.retry = retry;
         this.headersTimeout = headersTimeout;
+        this.idleWatch = new IdleWatch(streamIdleTimeout);
+    }
+
+    IdleWatch idleWatch() {
+        return idleWatch;
     }
 
     Duration headersTimeout() {

@@ -298,6 +298,27 @@ class ClientOverHttpTest {
     }
 
     @Test
+    void aStreamSilentForLongerThanTheIdleTimeoutIsJoinedAgain() {
+        answers.add(exchange -> {
+            exchange.getResponseHeaders().add("x-run-id", RUN);
+            exchange.getResponseHeaders().add("x-thread-id", THREAD);
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(delta(0).getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            // then silence, as from a node frozen with its socket open
+        });
+        answers.add(sse(delta(1), end(2)));
+
+        try (AgentrunClient watchful = AgentrunClient.builder().baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+                .apiKey(KEY).projectId("demo").streamIdleTimeout(Duration.ofMillis(300)).build();
+                RunStream stream = watchful.runs().stream("assistant", RunRequest.of("Hello"))) {
+            assertThat(drain(stream)).extracting(RunEvent::seq).containsExactly(0L, 1L, 2L);
+            assertThat(stream.joins()).isEqualTo(1);
+        }
+        assertThat(seen.get(1).lastEventId()).isEqualTo("0");
+    }
+
+    @Test
     void aJoinThatIsRefusedForGoodEndsTheStreamWithTheApisError() {
         answers.add(sse(delta(0)));
         answers.add(problem(404, "thread_not_found"));
