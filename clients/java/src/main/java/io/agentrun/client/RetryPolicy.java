@@ -1,0 +1,34 @@
+package io.agentrun.client;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Exponential back-off with jitter, bounded by a total deadline per outage.
+ *
+ * @param initial  the first wait
+ * @param max      the longest single wait
+ * @param deadline how long one request (or one gap in a stream) may keep retrying in total
+ */
+record RetryPolicy(Duration initial, Duration max, Duration deadline) {
+
+    static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMinutes(2));
+
+    /**
+     * The wait before attempt {@code attempt + 1}: {@code initial·2^(attempt-1)} capped at {@code max}, then a random
+     * point in its upper half, so clients cut off together do not come back together.
+     */
+    Duration backoff(int attempt) {
+        long ceiling = Math.min(max.toMillis(), initial.toMillis() << Math.min(attempt - 1, 20));
+        return Duration.ofMillis(ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+    }
+
+    long deadlineFromNow() {
+        return System.nanoTime() + deadline.toNanos();
+    }
+
+    /** Whether waiting {@code wait} still ends before {@code deadlineNanos}. */
+    static boolean allows(long deadlineNanos, Duration wait) {
+        return System.nanoTime() + wait.toNanos() < deadlineNanos;
+    }
+}
