@@ -5,6 +5,7 @@ import io.agentrun.api.auth.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.RunAccess;
+import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.MessagePage;
 import io.agentrun.model.read.RunPage;
@@ -114,12 +115,20 @@ class ReadController {
         private RunViews() {
         }
 
+        /**
+         * The worker marks a run ended when it lets go of it, a moment before the relay applies its {@code run_end} (which
+         * brings the output, usage and error): until then the run reads as still running, so a client polling for the end
+         * never takes a bare terminal status for the result. A run that never emitted an event (refused, or ended by a
+         * sweeper before it started) has no run_end to wait for.
+         */
         static RunView of(RunState run) {
-            boolean ended = run.status().isTerminal();
-            RunView.Failure error = run.errorCode() == null ? null
+            boolean endPending = run.status().isTerminal() && run.endSeq() < 0 && run.lastSeq() >= 0;
+            boolean ended = run.status().isTerminal() && !endPending;
+            RunView.Failure error = run.errorCode() == null || endPending ? null
                     : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
-            return new RunView(run.runId(), run.status(), run.agentId(), run.threadId(), run.mode(), run.attempt(), run.createdAt(),
-                    run.startedAt(), run.endedAt(), ended ? run.output() : null, ended ? run.outputJson() : null, run.usage(), error);
+            return new RunView(run.runId(), endPending ? RunStatus.RUNNING : run.status(), run.agentId(), run.threadId(), run.mode(),
+                    run.attempt(), run.createdAt(), run.startedAt(), ended ? run.endedAt() : null, ended ? run.output() : null,
+                    ended ? run.outputJson() : null, endPending ? null : run.usage(), error);
         }
     }
 }
