@@ -1,8 +1,8 @@
 package io.agentrun.api.run;
 
 import io.agentrun.model.naming.RedisKeys;
+import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
-import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +18,7 @@ final class IdempotencyRecords {
     record Held(String fingerprint, String runId, long createdMs) {
     }
 
-    private static final String RESERVE = """
+    private static final LuaScript RESERVE = new LuaScript("""
             local held = redis.call('HMGET', KEYS[1], 'fingerprint', 'run_id', 'created_ms')
             if held[2] then
               return held
@@ -26,22 +26,22 @@ final class IdempotencyRecords {
             redis.call('HSET', KEYS[1], 'fingerprint', ARGV[1], 'run_id', ARGV[2], 'created_ms', ARGV[3])
             redis.call('PEXPIRE', KEYS[1], ARGV[4])
             return {}
-            """;
+            """);
 
-    private static final String TAKE_OVER = """
+    private static final LuaScript TAKE_OVER = new LuaScript("""
             if redis.call('HGET', KEYS[1], 'run_id') == ARGV[1] then
               redis.call('HSET', KEYS[1], 'run_id', ARGV[2], 'created_ms', ARGV[3])
               return 1
             end
             return 0
-            """;
+            """);
 
-    private static final String RELEASE = """
+    private static final LuaScript RELEASE = new LuaScript("""
             if redis.call('HGET', KEYS[1], 'run_id') == ARGV[1] then
               return redis.call('DEL', KEYS[1])
             end
             return 0
-            """;
+            """);
 
     private final RedisConnections redis;
     private final Duration retention;
@@ -53,7 +53,7 @@ final class IdempotencyRecords {
 
     /** @return empty when the key is now reserved for {@code runId}; else what it held already */
     Optional<Held> reserve(String digest, String fingerprint, String runId) {
-        List<String> held = redis.sync().eval(RESERVE, ScriptOutputType.MULTI, new String[] {RedisKeys.idempotency(digest)},
+        List<Object> held = RESERVE.runList(redis.sync(), new String[] {RedisKeys.idempotency(digest)},
                 fingerprint, runId, Long.toString(System.currentTimeMillis()), Long.toString(retention.toMillis()));
         return held == null || held.isEmpty() ? Optional.empty() : Optional.of(held(held));
     }
@@ -64,17 +64,16 @@ final class IdempotencyRecords {
 
     /** Moves the key from a run that never came to be to a new one; false when it no longer names {@code fromRunId}. */
     boolean takeOver(String digest, String fromRunId, String toRunId) {
-        Long moved = redis.sync().eval(TAKE_OVER, ScriptOutputType.INTEGER, new String[] {RedisKeys.idempotency(digest)},
-                fromRunId, toRunId, Long.toString(System.currentTimeMillis()));
-        return moved != null && moved == 1L;
+        return TAKE_OVER.run(redis.sync(), new String[] {RedisKeys.idempotency(digest)},
+                fromRunId, toRunId, Long.toString(System.currentTimeMillis())) == 1L;
     }
 
     /** Frees the key of a request that started nothing (refused), so that its retry may. */
     void release(String digest, String runId) {
-        redis.sync().eval(RELEASE, ScriptOutputType.INTEGER, new String[] {RedisKeys.idempotency(digest)}, runId);
+        RELEASE.run(redis.sync(), new String[] {RedisKeys.idempotency(digest)}, runId);
     }
 
-    private static Held held(List<String> fields) {
-        return new Held(fields.get(0), fields.get(1), Long.parseLong(fields.get(2) == null ? "0" : fields.get(2)));
+    private static Held held(List<Object> fields) {
+        return new Held((String) fields.get(0), (String) fields.get(1), Long.parseLong(fields.get(2) == null ? "0" : (String) fields.get(2)));
     }
 }
