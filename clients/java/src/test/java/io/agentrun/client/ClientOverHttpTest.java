@@ -278,14 +278,7 @@ class ClientOverHttpTest {
 
     @Test
     void closingAStreamFromAnotherThreadEndsItsIteration() throws Exception {
-        answers.add(exchange -> {
-            exchange.getResponseHeaders().add("x-run-id", RUN);
-            exchange.getResponseHeaders().add("x-thread-id", THREAD);
-            exchange.sendResponseHeaders(200, 0);
-            exchange.getResponseBody().write(delta(0).getBytes(StandardCharsets.UTF_8));
-            exchange.getResponseBody().flush();
-            // and then nothing, until the client goes away
-        });
+        answers.add(firstEventThenSilence()); // and then nothing, until the client goes away
 
         RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"));
         var events = stream.iterator();
@@ -299,14 +292,7 @@ class ClientOverHttpTest {
 
     @Test
     void aStreamSilentForLongerThanTheIdleTimeoutIsJoinedAgain() {
-        answers.add(exchange -> {
-            exchange.getResponseHeaders().add("x-run-id", RUN);
-            exchange.getResponseHeaders().add("x-thread-id", THREAD);
-            exchange.sendResponseHeaders(200, 0);
-            exchange.getResponseBody().write(delta(0).getBytes(StandardCharsets.UTF_8));
-            exchange.getResponseBody().flush();
-            // then silence, as from a node frozen with its socket open
-        });
+        answers.add(firstEventThenSilence()); // as from a node frozen with its socket open
         answers.add(sse(delta(1), end(2)));
 
         try (AgentrunClient watchful = AgentrunClient.builder().baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
@@ -405,5 +391,16 @@ class ClientOverHttpTest {
             assertThat(e.detail().orElseThrow()).doesNotContain(KEY);
         });
         assertThat(client.toString()).doesNotContain(KEY);
+    }
+
+    /** A stream's headers and its event 0, then not a byte more (the connection stays open). */
+    private static Answer firstEventThenSilence() {
+        return exchange -> {
+            exchange.getResponseHeaders().add("x-run-id", RUN);
+            exchange.getResponseHeaders().add("x-thread-id", THREAD);
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(delta(0).getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+        };
     }
 }
