@@ -9,7 +9,7 @@ import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RunEventsScriptIT {
 
     private static final LuaScript SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-run-events.lua");
-    private static RedisConnections redis;
+    @AutoClose
+    static RedisConnections redis;
 
     private String runId;
     private long offset;
@@ -32,11 +33,6 @@ class RunEventsScriptIT {
     @BeforeAll
     static void connect() {
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
-    }
-
-    @AfterAll
-    static void close() {
-        redis.close();
     }
 
     @BeforeEach

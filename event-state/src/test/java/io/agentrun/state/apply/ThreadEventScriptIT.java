@@ -8,7 +8,7 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,8 @@ class ThreadEventScriptIT {
     private static final LuaScript SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-thread-event.lua");
     private static final String RETENTION_MS = "3600000";
     private static final String LOCK_TTL_MS = "60000";
-    private static RedisConnections redis;
+    @AutoClose
+    static RedisConnections redis;
 
     private String threadId;
     private long offset;
@@ -32,11 +33,6 @@ class ThreadEventScriptIT {
     @BeforeAll
     static void connect() {
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
-    }
-
-    @AfterAll
-    static void close() {
-        redis.close();
     }
 
     @BeforeEach
