@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +38,8 @@ public final class RunSlots {
     private final WorkerSettings settings;
     private final Tracer tracer;
     private final Map<String, Running> running = new ConcurrentHashMap<>();
-    private final Object ended = new Object();
+    /** Free slots: {@code max-in-flight} less the runs executing; below zero while a sweeper's give-ups run beyond it. */
+    private final FreeSlots free;
 
     public RunSlots(RunExecutor executor, CancellationWatcher cancellations, ExecutorService threads, WorkerSettings settings,
             Tracer tracer) {
@@ -45,6 +48,7 @@ public final class RunSlots {
         this.threads = threads;
         this.settings = settings;
         this.tracer = tracer;
+        this.free = new FreeSlots(settings.maxInFlight());
     }
 
     private record Running(RunOwnership.Lease lease, CancelToken token) {
@@ -74,10 +78,12 @@ public final class RunSlots {
     private void launch(RunCommand command, RunOwnership.Claim.Won claim, java.util.function.Function<CancelToken, RunOutcome> work) {
         CancelToken token = new CancelToken();
         running.put(command.runId(), new Running(new RunOwnership.Lease(command.runId(), claim.epoch()), token));
+        free.take();
         try {
             threads.execute(() -> runAndForget(command, () -> work.apply(token)));
         } catch (RuntimeException e) {
             running.remove(command.runId());
+            free.release();
             throw e;
         }
     }
@@ -89,9 +95,7 @@ public final class RunSlots {
             log.error("run {} crashed in the worker; it is taken over when its lease lapses", command.runId(), e);
         } finally {
             running.remove(command.runId());
-            synchronized (ended) {
-                ended.notifyAll();
-            }
+            free.release();
         }
     }
 
@@ -106,21 +110,15 @@ public final class RunSlots {
 
     /** Runs this worker may still start. */
     public int room() {
-        return Math.max(0, settings.maxInFlight() - running.size());
+        return Math.max(0, free.availablePermits());
     }
 
-    /** Waits until at least {@code wanted} slots are free, at most {@code max}; returns whether they are. */
+    /** Waits until at least {@code wanted} slots are free, at most {@code max}; returns whether they are (none is taken). */
     public boolean awaitRoom(int wanted, Duration max) throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        synchronized (ended) {
-            while (room() < wanted) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                ended.wait(Math.max(1, left / 1_000_000));
-            }
+        if (!free.tryAcquire(wanted, max.toNanos(), TimeUnit.NANOSECONDS)) {
+            return false;
         }
+        free.release(wanted);
         return true;
     }
 
@@ -147,5 +145,20 @@ public final class RunSlots {
 
     public boolean awaitIdle(Duration max) throws InterruptedException {
         return awaitRoom(settings.maxInFlight(), max);
+    }
+
+    /**
+     * A {@link Semaphore} whose slots a run takes without waiting: the dispatcher waits for room before it takes work
+     * ({@link #awaitRoom}), and a sweeper's give-up runs even when the worker is full (it only writes the run's end), so
+     * the count may go below zero for a moment.
+     */
+    private static final class FreeSlots extends Semaphore {
+        FreeSlots(int slots) {
+            super(slots);
+        }
+
+        void take() {
+            reducePermits(1);
+        }
     }
 }
