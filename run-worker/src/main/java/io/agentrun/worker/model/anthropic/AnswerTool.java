@@ -35,9 +35,8 @@ final class AnswerTool {
         return format.name();
     }
 
-    /** Adds the answer tool and the forced choice to a Messages API body, when the step has one. */
-    static void offer(ModelRequest request, ObjectNode body) {
-        String name = nameFor(request);
+    /** Adds the answer tool {@code name} ({@link #nameFor}) and the forced choice to a Messages API body, when there is one. */
+    static void offer(ModelRequest request, @Nullable String name, ObjectNode body) {
         if (name == null) {
             return;
         }

@@ -62,16 +62,18 @@ public final class AnthropicChatModel implements ChatModel {
         AgentDefinition agent = request.agent();
         String key = keys.keyOf(agent).orElse(null);
         String base = agent.baseUrl() != null ? agent.baseUrl() : DEFAULT_BASE_URL;
-        HttpRequest.Builder post = ProviderHttp.streamingPost(base + "/v1/messages", mapper.writeValueAsString(body(request)))
+        String answerTool = AnswerTool.nameFor(request);
+        HttpRequest.Builder post = ProviderHttp.streamingPost(base + "/v1/messages", mapper.writeValueAsString(body(request, answerTool)))
                 .header("anthropic-version", API_VERSION);
         if (key != null) {
             post.header("x-api-key", key);
         }
-        return http.stream(post, PROVIDER, key, request.cancel(), events -> read(events, listener, request));
+        return http.stream(post, PROVIDER, key, request.cancel(), events -> read(events, listener, request, answerTool));
     }
 
-    private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request) throws IOException {
-        String answerTool = AnswerTool.nameFor(request);
+    /** @param answerTool the name of the tool whose input is the answer ({@link AnswerTool}), or null */
+    private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request, @Nullable String answerTool)
+            throws IOException {
         Map<Integer, Block> blocks = new TreeMap<>();
         long inputTokens = 0;
         long outputTokens = 0;
@@ -145,7 +147,7 @@ public final class AnthropicChatModel implements ChatModel {
                 PROVIDER + " reported " + type + ": " + ProviderHttp.redact(error.path("message").asString(""), null), retryable);
     }
 
-    private ObjectNode body(ModelRequest request) {
+    private ObjectNode body(ModelRequest request, @Nullable String answerTool) {
         AgentDefinition agent = request.agent();
         ObjectNode body = mapper.createObjectNode();
         body.put("model", agent.model());
@@ -171,7 +173,7 @@ public final class AnthropicChatModel implements ChatModel {
                 body.putObject("tool_choice").put("type", "none");
             }
         }
-        AnswerTool.offer(request, body);
+        AnswerTool.offer(request, answerTool, body);
         return body;
     }
 
