@@ -13,13 +13,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs Node.js commands in {@code clients/typescript} (the TypeScript SDK) for the ITs that drive it: output to a
- * file, never this JVM's stdin/stdout (Failsafe's channel to Maven; npm writing to it corrupted a build once, see
- * {@code WidgetIT}).
+ * Runs Node.js commands for the ITs that drive a Node suite ({@code clients/typescript}, the TypeScript SDK; the
+ * widget's browser tests): output to a file, never this JVM's stdin/stdout (Failsafe's channel to Maven; npm reading
+ * or writing them corrupted it once, "std/in stream corrupted", and failed a green build).
  */
 final class NodeSuite {
 
     static final Path SDK = Path.of("..", "clients", "typescript").toAbsolutePath().normalize();
+
+    private static boolean sdkBuilt;
 
     private NodeSuite() {
     }
@@ -28,18 +30,36 @@ final class NodeSuite {
     record Result(int exitCode, String output) {
     }
 
-    /** {@code npm ci} from the lock file, then {@code npm run build} (tsc to {@code dist/}); fails the test if either fails. */
-    static void installAndBuild() {
-        Result install = run(List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), Duration.ofMinutes(5));
-        assertThat(install.exitCode()).as("npm ci in " + SDK + ":\n" + install.output()).isZero();
+    /**
+     * The SDK's {@code npm ci} from the lock file, then {@code npm run build} (tsc to {@code dist/}), once per test JVM;
+     * fails the test if either fails.
+     */
+    static synchronized void installAndBuild() {
+        if (sdkBuilt) {
+            return;
+        }
+        install(SDK);
         Result build = run(List.of("npm", "run", "build"), Map.of(), Duration.ofMinutes(3));
         assertThat(build.exitCode()).as("npm run build:\n" + build.output()).isZero();
+        sdkBuilt = true;
     }
 
+    /** {@code npm ci} in {@code directory} from its lock file; fails the test if it fails. */
+    static void install(Path directory) {
+        Result install = run(directory, List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), Duration.ofMinutes(5));
+        assertThat(install.exitCode()).as("npm ci in " + directory + ":\n" + install.output()).isZero();
+    }
+
+    /** A command in the SDK's folder. */
     static Result run(List<String> command, Map<String, String> environment, Duration limit) {
+        return run(SDK, command, environment, limit);
+    }
+
+    /** A command in {@code directory}, given {@code limit} to finish (the test fails if it does not). */
+    static Result run(Path directory, List<String> command, Map<String, String> environment, Duration limit) {
         try {
             Path output = Files.createTempFile("node-suite", ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).directory(SDK.toFile())
+            ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true).redirectOutput(output.toFile());
             builder.environment().putAll(environment);
