@@ -12,6 +12,7 @@ import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
+import io.agentrun.platform.redis.RedisRetry;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -192,21 +193,13 @@ final class RunLauncher {
     }
 
     private boolean refuse(String runId) {
-        long deadline = System.nanoTime() + refusalTimeout.toNanos();
-        long backoffMs = 50;
-        while (true) {
-            try {
-                return ownership.refuse(runId);
-            } catch (RedisException e) {
-                if (System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-                    log.error("run {}: its refusal could not be recorded within {} ({}); trying on in the background",
-                            runId, refusalTimeout, e.getMessage());
-                    refuseInBackground(runId);
-                    return true;
-                }
-                pause(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 1000);
-            }
+        try {
+            return RedisRetry.untilAnswered(() -> ownership.refuse(runId), refusalTimeout, failure -> true);
+        } catch (RedisException e) {
+            log.error("run {}: its refusal could not be recorded within {} ({}); trying on in the background",
+                    runId, refusalTimeout, e.getMessage());
+            refuseInBackground(runId);
+            return true;
         }
     }
 
@@ -218,27 +211,14 @@ final class RunLauncher {
      */
     private void refuseInBackground(String runId) {
         Thread.ofVirtual().name("refuse-" + runId).start(() -> {
-            long backoffMs = 500;
-            for (long deadline = System.nanoTime() + BACKGROUND_REFUSAL.toNanos(); System.nanoTime() < deadline; ) {
-                try {
-                    boolean refused = ownership.refuse(runId);
-                    log.info("run {}: {}", runId, refused ? "its refusal is recorded" : "a worker had claimed it before its refusal");
-                    return;
-                } catch (RedisException e) {
-                    pause(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, 10_000);
-                }
+            try {
+                boolean refused = RedisRetry.untilAnswered(() -> ownership.refuse(runId), BACKGROUND_REFUSAL, failure -> true);
+                log.info("run {}: {}", runId, refused ? "its refusal is recorded" : "a worker had claimed it before its refusal");
+            } catch (RedisException e) {
+                log.error("run {}: its refusal could not be recorded ({}); it ends not_started at the workers' start timeout",
+                        runId, e.getMessage());
             }
-            log.error("run {}: its refusal could not be recorded; it ends not_started at the workers' start timeout", runId);
         });
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis); // back-off between attempts to reach Redis, not synchronisation
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private void requireKnownContexts(Caller caller, RunInput input) {

@@ -1,47 +1,45 @@
 package io.agentrun.platform.redis;
 
 import io.lettuce.core.RedisException;
-import java.util.function.LongPredicate;
+import java.time.Duration;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
 
 /**
- * A Redis call retried while Redis does not answer (a restart, a Redis Cluster failover), with back-off from 50 ms
- * doubling to 1 s. For work that must wait for Redis rather than fail: a claim, a claimed run's setup.
+ * The one retry policy of the services: a Redis call tried again while Redis does not answer (a restart, a Redis
+ * Cluster failover), pausing 50 ms doubling to 1 s between attempts, for work that must wait for Redis rather than
+ * fail (a claim, a claimed run's setup, a refusal that must be recorded). Spring's {@link RetryTemplate} runs it;
+ * callers say only how long they may wait and when to stop early. (Model calls honour a provider's Retry-After and
+ * webhooks keep a durable schedule; neither is a wait for Redis.)
  */
 public final class RedisRetry {
 
-    private static final long FIRST_PAUSE_MS = 50;
-    private static final long LONGEST_PAUSE_MS = 1000;
+    /** No limit of time: only the caller's {@code goOn} (or an interrupt) ends the retries. */
+    public static final Duration NO_TIMEOUT = Duration.ZERO;
+
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(50);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
 
     private RedisRetry() {
     }
 
     /**
-     * @param giveUp asked after each failure with the pause about to be taken (ms); true ends the retries
+     * @param timeout how long the call and its retries may take in all ({@link #NO_TIMEOUT}: unbounded); an attempt
+     *                whose pause would end past it is not made
+     * @param goOn    asked with each Redis failure; false ends the retries (a stopping worker, a cancelled run)
      * @return the call's answer
-     * @throws RedisException the last failure, once {@code giveUp} said so or the thread was interrupted (its flag set)
+     * @throws RedisException the last failure, once time was up, {@code goOn} said no, or the thread was interrupted
+     *                        (its flag set); any other exception at once
      */
-    public static <T> T untilAnswered(Supplier<T> call, LongPredicate giveUp) {
-        long pauseMs = FIRST_PAUSE_MS;
-        while (true) {
-            try {
-                return call.get();
-            } catch (RedisException e) {
-                if (giveUp.test(pauseMs) || !pause(pauseMs)) {
-                    throw e;
-                }
-                pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS);
-            }
-        }
-    }
-
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis); // back-off while Redis is unreachable, not synchronisation
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    public static <T> T untilAnswered(Supplier<T> call, Duration timeout, Predicate<RedisException> goOn) {
+        RetryPolicy policy = RetryPolicy.builder()
+                .predicate(failure -> failure instanceof RedisException redis && goOn.test(redis))
+                .maxRetries(Long.MAX_VALUE)
+                .delay(FIRST_PAUSE).multiplier(2).maxDelay(LONGEST_PAUSE)
+                .timeout(timeout)
+                .build();
+        return new RetryTemplate(policy).invoke(call);
     }
 }

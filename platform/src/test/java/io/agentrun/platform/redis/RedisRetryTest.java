@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,27 +15,39 @@ class RedisRetryTest {
 
     @Test
     void aCallThatFailsTwiceIsAnsweredTheThirdTimeAfterGrowingPauses() {
-        AtomicInteger calls = new AtomicInteger();
-        List<Long> pauses = new ArrayList<>();
+        List<Long> calledAt = new ArrayList<>();
 
         String answer = RedisRetry.untilAnswered(() -> {
-            if (calls.incrementAndGet() < 3) {
+            calledAt.add(System.nanoTime());
+            if (calledAt.size() < 3) {
                 throw new RedisConnectionException("down");
             }
             return "up";
-        }, pause -> !pauses.add(pause));
+        }, RedisRetry.NO_TIMEOUT, failure -> true);
 
         assertThat(answer).isEqualTo("up");
-        assertThat(pauses).containsExactly(50L, 100L);
+        assertThat(calledAt).hasSize(3);
+        assertThat(calledAt.get(1) - calledAt.get(0)).as("first pause").isGreaterThanOrEqualTo(Duration.ofMillis(50).toNanos());
+        assertThat(calledAt.get(2) - calledAt.get(1)).as("second pause, doubled").isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
     }
 
     @Test
-    void givingUpRethrowsTheLastFailure() {
+    void theCallerStoppingRethrowsTheLastFailure() {
         AtomicInteger calls = new AtomicInteger();
 
         assertThatThrownBy(() -> RedisRetry.untilAnswered(() -> {
             throw new RedisException("failure " + calls.incrementAndGet());
-        }, pause -> calls.get() >= 2)).hasMessage("failure 2");
+        }, RedisRetry.NO_TIMEOUT, failure -> calls.get() < 2)).isExactlyInstanceOf(RedisException.class).hasMessage("failure 2");
+    }
+
+    @Test
+    void anAttemptWhosePauseWouldEndPastTheTimeoutIsNotMade() {
+        AtomicInteger calls = new AtomicInteger();
+
+        // 50 + 100 ms of pauses fit in 300 ms (with 150 ms to spare for a slow machine); the third (200 ms) would not.
+        assertThatThrownBy(() -> RedisRetry.untilAnswered(() -> {
+            throw new RedisException("failure " + calls.incrementAndGet());
+        }, Duration.ofMillis(300), failure -> true)).isExactlyInstanceOf(RedisException.class).hasMessage("failure 3");
     }
 
     @Test
@@ -43,7 +56,7 @@ class RedisRetryTest {
         try {
             assertThatThrownBy(() -> RedisRetry.untilAnswered(() -> {
                 throw new RedisException("down");
-            }, pause -> false)).hasMessage("down");
+            }, RedisRetry.NO_TIMEOUT, failure -> true)).hasMessage("down");
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
             Thread.interrupted();
@@ -57,7 +70,7 @@ class RedisRetryTest {
         assertThatThrownBy(() -> RedisRetry.untilAnswered(() -> {
             calls.incrementAndGet();
             throw new IllegalStateException("a bug, not Redis");
-        }, pause -> false)).isInstanceOf(IllegalStateException.class);
+        }, RedisRetry.NO_TIMEOUT, failure -> true)).isInstanceOf(IllegalStateException.class);
         assertThat(calls).hasValue(1);
     }
 }

@@ -157,11 +157,10 @@ final class CommandIntake {
     /** @return the claims, or null when Redis stayed unreachable for {@code claim-retry} (the records go back) */
     private @Nullable List<RunOwnership.Claim> claimWithRetry(List<RunCommand> commands, BooleanSupplier stopping) {
         List<String> runIds = commands.stream().map(RunCommand::runId).toList();
-        long deadline = System.nanoTime() + settings.claimRetry().toNanos();
         try {
             return RedisRetry.untilAnswered(
                     () -> ownership.claimAll(runIds, settings.id(), settings.leaseDuration(), settings.leaseRenewInterval()),
-                    pauseMs -> stopping.getAsBoolean() || System.nanoTime() + pauseMs * 1_000_000 > deadline);
+                    settings.claimRetry(), failure -> !stopping.getAsBoolean());
         } catch (RedisException e) {
             log.error("could not claim {} runs ({}); handing their commands back", runIds.size(), e.getMessage());
             return null;

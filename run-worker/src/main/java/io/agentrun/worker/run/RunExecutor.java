@@ -98,12 +98,12 @@ final class RunExecutor {
      */
     private RunSetup setup(RunCommand command, CancelToken token) {
         try {
-            return RedisRetry.untilAnswered(() -> loadSetup(command), pauseMs -> {
-                log.warn("run {}: could not read its setup from Redis; trying again in {} ms", command.runId(), pauseMs);
-                token.throwIfCancelled();
-                return false;
+            return RedisRetry.untilAnswered(() -> loadSetup(command), RedisRetry.NO_TIMEOUT, failure -> {
+                log.warn("run {}: could not read its setup from Redis ({}); trying again", command.runId(), failure.getMessage());
+                return !token.isCancelled();
             });
         } catch (RedisException e) {
+            token.throwIfCancelled();
             throw new RunCancelledException(CancelToken.Reason.SHUTDOWN); // interrupted: the worker is stopping
         }
     }
