@@ -16,11 +16,21 @@ final class Problems {
     /** @return the problem's code */
     static String assertProblem(RawHttp.Response response) {
         assertThat(response.header("content-type")).as("content type").startsWith("application/problem+json");
-        JsonNode problem = CODEC.mapper().readTree(response.body());
+        return assertProblemBody(CODEC.mapper().readTree(response.body()), response.status());
+    }
+
+    /** @return the problem's code */
+    static String assertProblem(java.net.http.HttpResponse<String> response) {
+        assertThat(response.headers().firstValue("content-type")).as("content type").hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        return assertProblemBody(CODEC.mapper().readTree(response.body()), response.statusCode());
+    }
+
+    private static String assertProblemBody(JsonNode problem, int status) {
         String code = problem.get("code").asString();
         assertThat(code).matches("[a-z_]+");
         assertThat(problem.get("type").asString()).isEqualTo("urn:agentrun:problem:" + code);
-        assertThat(problem.get("status").asInt()).isEqualTo(response.status());
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
         assertThat(problem.get("title").asString()).isNotBlank();
         assertThat(problem.get("detail").asString()).isNotBlank();
         return code;

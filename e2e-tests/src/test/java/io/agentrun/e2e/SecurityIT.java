@@ -327,6 +327,30 @@ class SecurityIT {
         assertThat(pipeline.redis().sync().keys("ar:key:*")).noneMatch(name -> name.contains(key));
     }
 
+    /** Admin bodies are bound by Spring MVC through the api's strict JSON rules: the same problems as the run endpoints. */
+    @Test
+    void adminBodiesObeyTheStrictJsonRules() {
+        String agent = "/admin/v1/projects/" + projectB + "/agents/strict";
+        HttpResponse<String> twice = admin.exchange("PUT", agent, json(), "{\"provider\":\"scripted\",\"provider\":\"openai\"}");
+        HttpResponse<String> text = admin.exchange("PUT", agent, Map.of("content-type", "text/plain"), "{\"provider\":\"scripted\"}");
+        HttpResponse<String> none = admin.exchange("POST", "/admin/v1/projects", json(), null);
+        HttpResponse<String> notAnObject = admin.exchange("PUT", agent, json(), "[\"scripted\"]");
+        HttpResponse<String> otherId = admin.exchange("PUT", agent, json(), "{\"id\":\"other\",\"provider\":\"scripted\"}");
+
+        assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(Problems.assertProblem(twice)).isEqualTo("invalid_request");
+        assertThat(twice.body()).contains("the key 'provider' appears more than once");
+        assertThat(text.statusCode()).isEqualTo(415);
+        assertThat(Problems.assertProblem(text)).isEqualTo("unsupported_media_type");
+        assertThat(none.statusCode()).isEqualTo(400);
+        assertThat(none.body()).contains("send a JSON body");
+        assertThat(notAnObject.statusCode()).isEqualTo(400);
+        assertThat(notAnObject.body()).contains("send a JSON object");
+        assertThat(otherId.statusCode()).isEqualTo(400);
+        assertThat(otherId.body()).contains("differs from the path's 'strict'");
+        assertThat(admin.exchange("GET", agent, Map.of(), null).statusCode()).as("nothing was stored").isEqualTo(404);
+    }
+
     @Test
     void adminValidatesAgentsLikeTheAgentsFile() {
         HttpResponse<String> bad = admin.exchange("PUT", "/admin/v1/projects/" + projectB + "/agents/gpt", json(),

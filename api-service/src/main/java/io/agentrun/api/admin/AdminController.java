@@ -21,6 +21,7 @@ import io.agentrun.platform.store.ContextStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -31,6 +32,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /admin/v1}: projects, their agents and contexts (validated exactly like {@code agents.yml}), and
@@ -63,8 +66,7 @@ class AdminController {
     }
 
     @PostMapping("/admin/v1/projects")
-    public ResponseEntity<byte[]> createProject(Operator operator, @RequestBody(required = false) byte[] body) {
-        NewProject project = json.read(orEmpty(body), NewProject.class);
+    public ResponseEntity<byte[]> createProject(Operator operator, @RequestBody NewProject project) {
         if (!projects.create(project)) {
             throw new ApiProblem(ErrorCode.ALREADY_EXISTS, "project " + project.id() + " exists already");
         }
@@ -83,7 +85,7 @@ class AdminController {
 
     @PutMapping(PROJECT + "/agents/{agentId}")
     public ResponseEntity<byte[]> putAgent(Operator operator, @PathVariable String projectId, @PathVariable String agentId,
-            @RequestBody(required = false) byte[] body) {
+            @RequestBody JsonNode body) {
         requireProject(projectId);
         AgentDefinition agent = json.read(withId(body, agentId), AgentDefinition.class);
         if (agent.responseFormat() != null) {
@@ -115,7 +117,7 @@ class AdminController {
 
     @PutMapping(PROJECT + "/contexts/{contextId}")
     public ResponseEntity<byte[]> putContext(Operator operator, @PathVariable String projectId, @PathVariable String contextId,
-            @RequestBody(required = false) byte[] body) {
+            @RequestBody JsonNode body) {
         requireProject(projectId);
         ContextDocument context = json.read(withId(body, contextId), ContextDocument.class);
         return respond(contexts.put(projectId, context) ? HttpStatus.CREATED : HttpStatus.OK, Map.of("id", context.id(),
@@ -144,9 +146,8 @@ class AdminController {
     }
 
     @PostMapping(PROJECT + "/keys")
-    public ResponseEntity<byte[]> createKey(Operator operator, @PathVariable String projectId, @RequestBody(required = false) byte[] body) {
+    public ResponseEntity<byte[]> createKey(Operator operator, @PathVariable String projectId, @RequestBody NewKey request) {
         requireProject(projectId);
-        NewKey request = json.read(orEmpty(body), NewKey.class);
         for (String agentId : request.agents()) {
             agents.find(projectId, agentId).orElseThrow(() -> new ApiProblem(ErrorCode.INVALID_REQUEST,
                     "agents: project has no agent '" + Echo.of(agentId) + "'"));
@@ -163,9 +164,9 @@ class AdminController {
 
     @PostMapping(PROJECT + "/keys/{keyId}/rotate")
     public ResponseEntity<byte[]> rotateKey(Operator operator, @PathVariable String projectId, @PathVariable String keyId,
-            @RequestBody(required = false) byte[] body) {
+            @RequestBody(required = false) @Nullable Rotation body) {
         requireProject(projectId);
-        Rotation rotation = body == null || body.length == 0 ? new Rotation(null) : json.read(body, Rotation.class);
+        Rotation rotation = body == null ? new Rotation(null) : body;
         IssuedKey issued = keys.rotate(projectId, keyId,
                 rotation.gracePeriod() == null ? authSettings.rotationGrace() : rotation.gracePeriod())
                 .orElseThrow(() -> noKey(keyId));
@@ -199,19 +200,18 @@ class AdminController {
     }
 
     /** The path names the resource; a body may repeat the id but not contradict it. */
-    private byte[] withId(byte[] body, String id) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> fields = json.read(orEmpty(body), Map.class);
-        Object given = fields.putIfAbsent("id", id);
-        if (given != null && !id.equals(given)) {
-            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "the body's id '" + Echo.of(String.valueOf(given))
+    private static JsonNode withId(JsonNode body, String id) {
+        if (!(body instanceof ObjectNode fields)) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "send a JSON object");
+        }
+        JsonNode given = fields.get("id");
+        if (given == null || given.isNull()) {
+            fields.put("id", id);
+        } else if (!given.isString() || !id.equals(given.asString())) {
+            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "the body's id '" + Echo.of(given.isString() ? given.asString() : given.toString())
                     + "' differs from the path's '" + Echo.of(id) + "'");
         }
-        return codec.write(fields).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] orEmpty(byte[] body) {
-        return body == null ? new byte[0] : body;
+        return fields;
     }
 
     private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {

@@ -3,7 +3,6 @@ package io.agentrun.api.admin;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
-import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.webhook.IssuedWebhookSecret;
 import io.agentrun.model.webhook.NewWebhookEndpoint;
@@ -41,24 +40,21 @@ class WebhookAdminController {
     private final Projects projects;
     private final WebhookStore webhooks;
     private final DestinationGuard guard;
-    private final StrictJson json;
     private final JsonCodec codec;
 
     WebhookAdminController(Projects projects, WebhookStore webhooks, WebhookSettings settings, JsonCodec codec) {
         this.projects = projects;
         this.webhooks = webhooks;
         this.guard = new DestinationGuard(settings.allowedNetworks());
-        this.json = new StrictJson(codec);
         this.codec = codec;
     }
 
     @PostMapping(WEBHOOKS)
-    ResponseEntity<byte[]> create(Operator operator, @PathVariable String projectId, @RequestBody(required = false) byte[] body) {
+    ResponseEntity<byte[]> create(Operator operator, @PathVariable String projectId, @RequestBody NewWebhookEndpoint request) {
         requireProject(projectId);
         if (!webhooks.configured()) {
             throw new ApiProblem(ErrorCode.NOT_IMPLEMENTED, "webhooks are not set up on this deployment (agentrun.webhooks.secret-key)");
         }
-        NewWebhookEndpoint request = read(body);
         if (request.url() == null) {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url is required");
         }
@@ -79,9 +75,8 @@ class WebhookAdminController {
 
     @PatchMapping(WEBHOOKS + "/{endpointId}")
     ResponseEntity<byte[]> update(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
-            @RequestBody(required = false) byte[] body) {
+            @RequestBody NewWebhookEndpoint change) {
         require(projectId, endpointId);
-        NewWebhookEndpoint change = read(body);
         if (change.url() != null) {
             requirePublic(change.url());
         }
@@ -129,10 +124,6 @@ class WebhookAdminController {
             throw noDelivery(deliveryId);
         }
         return respond(HttpStatus.ACCEPTED, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
-    }
-
-    private NewWebhookEndpoint read(byte[] body) {
-        return json.read(body == null ? new byte[0] : body, NewWebhookEndpoint.class);
     }
 
     /** Resolved now: a URL that leads to a private, loopback or link-local address is refused before it is stored. */

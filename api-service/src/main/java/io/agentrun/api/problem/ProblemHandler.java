@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
@@ -66,6 +67,16 @@ class ProblemHandler {
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
     ResponseEntity<byte[]> notAcceptable(HttpMediaTypeNotAcceptableException e, HttpServletRequest request) {
         return respond(ErrorCode.NOT_ACCEPTABLE, "cannot produce the requested media type", request, null);
+    }
+
+    /**
+     * A body {@link StrictJsonBodies} never saw: absent where the handler needs one, or not readable at all (its own
+     * failures are {@link ApiProblem}s with the reason).
+     */
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ResponseEntity<byte[]> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
+        boolean absent = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing");
+        return respond(ErrorCode.INVALID_REQUEST, absent ? "send a JSON body" : "the request body could not be read", request, null);
     }
 
     @ExceptionHandler(MissingRequestHeaderException.class)

@@ -54,6 +54,23 @@ public final class StrictJson {
     }
 
     /**
+     * A tree already read strictly ({@link #tree}) bound to a type, refusing unknown fields like {@link #read(byte[], Class)}.
+     *
+     * @throws ApiProblem {@code invalid_request} naming what is wrong
+     */
+    public <T> T read(JsonNode tree, Class<T> type) {
+        try {
+            T value = typed.forType(type).readValue(tree);
+            if (value == null) {
+                throw invalid("send a JSON object");
+            }
+            return value;
+        } catch (JacksonException e) {
+            throw invalid(reason(e));
+        }
+    }
+
+    /**
      * Any JSON value; the caller checks its shape.
      *
      * @throws ApiProblem {@code invalid_request} when the body is not UTF-8, not JSON, or repeats a key
