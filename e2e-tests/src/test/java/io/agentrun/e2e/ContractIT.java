@@ -154,6 +154,19 @@ class ContractIT {
                 .map(e -> e.getKey().substring(6)).toList()).contains("run_start", "message_delta", "message_final", "run_end");
     }
 
+    @Test
+    void theServedDocumentPassesRedoclysRecommendedRules() throws Exception {
+        HttpResponse<String> json = plain("/v3/api-docs");
+        assertThat(json.statusCode()).isEqualTo(200);
+        Path served = Files.createTempFile("api-docs", ".json");
+        try {
+            Files.writeString(served, json.body());
+            OpenApiLint.assertClean(served);
+        } finally {
+            Files.delete(served);
+        }
+    }
+
     /** runOnce's representation for each kind of {@code Accept}, as its description in the document says. */
     @Test
     void aOneOffRunAnswersTheRepresentationItsAcceptChoosesAsDocumented() {
