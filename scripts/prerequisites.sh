@@ -20,10 +20,13 @@ ensure_redis_server() {
   command -v redis-cli >/dev/null || apt_install redis-tools
 }
 
-# The browser tests (WidgetIT): Debian's Chromium and Node.js with npm (playwright-core comes from npm).
+# The browser tests (WidgetIT, the SDK suites): Debian's Chromium and Node.js with npm (playwright-core comes from
+# npm); npm also brings the OpenAPI linter (docs/lint: Redocly CLI, which needs Node.js 20.19+ or 22.12+).
 ensure_browser_test_tools() {
   command -v chromium >/dev/null || [ -n "${CHROMIUM:-}" ] || apt_install chromium
   command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) || (a === 20 && b >= 19) ? 0 : 1)' ||
+    echo "agentrun: Node.js $(node --version) is older than the OpenAPI linter needs (20.19+ or 22.12+): OpenApiLintTest will fail" >&2
 }
 
 # JAVA_HOME -> a JDK >= 21, installing one from Debian packages when none is found.

@@ -16,9 +16,13 @@ export interface paths {
         /**
          * Run an agent once and return its final output
          * @description Starts a run without a thread and waits for it to end (up to the api's one-off timeout, 2 minutes by
-         *     default; past it the run is cancelled and the answer is `504 run_timeout`). `Accept: application/json` answers
-         *     JSON (`OneOffResult`); any other Accept that allows `text/plain` (none, `*\/*`, `text/*`) answers the output
-         *     alone as `text/plain`; one that allows neither is `406`. Allowed for publishable keys.
+         *     default; past it the run is cancelled and the answer is `504 run_timeout`). The answer's representation is
+         *     decided from `Accept` before the run starts, ignoring media ranges with `q=0` and the order of the others:
+         *     an `Accept` that names `application/json` itself (at any other `q`) answers JSON (`OneOffResult`); otherwise,
+         *     no `Accept` or one that allows `text/plain` (`text/plain`, `text/*`, `*\/*`) answers the output alone as
+         *     `text/plain; charset=UTF-8`; one that allows neither (`image/png`, and also `application/*`) is
+         *     `406 not_acceptable`, and one that is not a list of media types `400 invalid_request`. So `Accept: *\/*`, as
+         *     curl sends it, answers `text/plain`. Allowed for publishable keys.
          */
         post: operations["runOnce"];
         delete?: never;
@@ -752,6 +756,7 @@ export interface operations {
             header?: {
                 /** @description makes a retry of this request answer with the same run (see the description above) */
                 "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+                /** @description `application/json` for `OneOffResult`; none, `*\/*`, `text/*` or `text/plain` for the output as text */
                 Accept?: string;
             };
             path: {

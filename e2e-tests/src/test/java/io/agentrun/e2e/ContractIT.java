@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -151,6 +152,48 @@ class ContractIT {
         });
         assertThat(checkedHere.entrySet().stream().filter(e -> e.getKey().startsWith("event ") && e.getValue() > 0)
                 .map(e -> e.getKey().substring(6)).toList()).contains("run_start", "message_delta", "message_final", "run_end");
+    }
+
+    @Test
+    void theServedDocumentPassesRedoclysRecommendedRules() throws Exception {
+        HttpResponse<String> json = plain("/v3/api-docs");
+        assertThat(json.statusCode()).isEqualTo(200);
+        Path served = Files.createTempFile("api-docs", ".json");
+        try {
+            Files.writeString(served, json.body());
+            OpenApiLint.assertClean(served);
+        } finally {
+            Files.delete(served);
+        }
+    }
+
+    /** runOnce's representation for each kind of {@code Accept}, as its description in the document says. */
+    @Test
+    void aOneOffRunAnswersTheRepresentationItsAcceptChoosesAsDocumented() {
+        Map<String, String> answers = new LinkedHashMap<>();
+        for (String accept : List.of("", "*/*", "text/*", "text/plain", "application/json",
+                "text/plain, application/json;q=0.1", "application/json;q=0, */*", "application/*", "image/png")) {
+            Map<String, String> headers = new HashMap<>(Map.of("content-type", "application/json"));
+            if (!accept.isEmpty()) {
+                headers.put("accept", accept);
+            }
+            HttpResponse<String> response = client.run("assistant", ApiClient.body("accept " + accept), headers);
+            answers.put(accept, response.statusCode() + " " + response.headers().firstValue("content-type").orElse("").split(";")[0]);
+        }
+
+        assertThat(answers).containsExactlyEntriesOf(orderedMap(
+                "", "200 text/plain", "*/*", "200 text/plain", "text/*", "200 text/plain", "text/plain", "200 text/plain",
+                "application/json", "200 application/json", "text/plain, application/json;q=0.1", "200 application/json",
+                "application/json;q=0, */*", "200 text/plain",
+                "application/*", "406 application/problem+json", "image/png", "406 application/problem+json"));
+    }
+
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
     }
 
     private static int indexOfAttribute(String page, String asset) {
