@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,14 +35,14 @@ class CommandHopFaultIT {
     /** From the Kafka kill to the Redis kill. */
     private static final Duration FAULT_SPACING = Duration.ofMillis(1500);
 
-    @AutoClose
+    /** Shared with the other fault suites of this JVM: not closed here. */
     static StackProcess stack;
     static RedisConnections redis;
     static List<ApiClient> nodes;
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.start(2, 2, 2, Map.of());
+        stack = StackProcess.shared();
         redis = stack.redis();
         nodes = stack.clients();
     }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -39,13 +38,13 @@ class FaultInjectionIT {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(120);
     private static final String SLOW = "/slow 400 the quick brown fox jumps over the lazy dog and keeps on running far away";
 
-    @AutoClose
+    /** Shared with the other fault suites of this JVM: not closed here. */
     static StackProcess stack;
     static RedisConnections redis;
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
+        stack = StackProcess.shared();
         redis = stack.redis();
     }
 

@@ -43,7 +43,7 @@ class JavaSdkFaultIT {
     /** 13 deltas this far apart: about 20 s a run, so all three faults strike while the runs stream. */
     private static final int DELTA_MILLIS = 1500;
 
-    @AutoClose
+    /** Shared with the other fault suites of this JVM: not closed here. */
     static StackProcess stack;
     @AutoClose
     static LossyProxy proxy;
@@ -52,11 +52,13 @@ class JavaSdkFaultIT {
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.start(2, 2, 2, Map.of());
+        stack = StackProcess.shared();
         proxy = LossyProxy.start(List.of(stack.api(0), stack.api(1)), DROP);
         client = AgentrunClient.builder().baseUrl(proxy.uri()).apiKey(StackProcess.API_KEY).projectId("demo")
                 .retry(Duration.ofMillis(100), Duration.ofSeconds(3), Duration.ofMinutes(3)).build();
     }
+
+    private static final String SUITE_RUN = Long.toString(System.nanoTime(), 36);
 
     /** What one stream's client saw. */
     static final class Seen {
@@ -68,7 +70,9 @@ class JavaSdkFaultIT {
 
         Seen(int index) {
             this.index = index;
-            this.query = FaultLoad.slowQuery(DELTA_MILLIS, "sdk-" + index);
+            // Unique to this suite's run: the shared stack's topic holds other suites' runs too (the TypeScript SDK's
+            // fault suite streams "sdk-<i>" queries of its own).
+            this.query = FaultLoad.slowQuery(DELTA_MILLIS, "java-sdk-" + SUITE_RUN + "-" + index);
         }
 
         void run() {

@@ -36,6 +36,10 @@ final class StackProcess implements AutoCloseable {
     private String kafka;
     private String redis;
 
+    private static StackProcess shared;
+    /** False for the {@link #shared} stack: suites' {@code @AutoClose} leaves it to the JVM's end. */
+    private boolean closable = true;
+
     private StackProcess(Path state, int apiPort, int apis, int kafkaPort, ChildProcess process) {
         this.state = state;
         this.apiPort = apiPort;
@@ -46,6 +50,53 @@ final class StackProcess implements AutoCloseable {
 
     static StackProcess start(int apis, int workers, int relays, Map<String, String> environment) {
         return start(apis, workers, relays, 1, environment);
+    }
+
+    /**
+     * The 2 api × 2 worker × 2 relay stack shared by the fault suites that need no settings of their own, started by
+     * the first of them and stopped with this test JVM (its {@link ChildProcess} stops it on exit): starting six
+     * services and a broker takes a CI machine's two cores tens of seconds per suite. Its api nodes keep at most 200
+     * events for a slow client (the slow-client fault needs a small bound; the others do not mind it). A suite must
+     * not close it, need it fresh, or count what other suites did: suites tell their runs apart by their own queries
+     * and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
+     * starts killed parts again; a suite may end before it has).
+     */
+    static synchronized StackProcess shared() {
+        if (shared == null) {
+            shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
+            shared.closable = false;
+        }
+        shared.awaitServing();
+        return shared;
+    }
+
+    /** Every part of the stack alive again and each service ready on its port. */
+    private void awaitServing() {
+        List<String> services = new java.util.ArrayList<>(List.of("worker-1", "worker-2", "relay-1", "relay-2"));
+        IntStream.rangeClosed(1, apis).forEach(n -> services.add("api-" + n));
+        for (String part : List.of("kafka", "redis")) {
+            Deadline.await(part + " to run again", Duration.ofSeconds(120), Duration.ofMillis(200), process::requireAlive,
+                    () -> ProcessHandle.of(pid(part)).map(ProcessHandle::isAlive).orElse(false));
+        }
+        for (String service : services) {
+            Deadline.await(service + " to serve again", Duration.ofSeconds(120), Duration.ofMillis(200), process::requireAlive,
+                    () -> ready(service));
+        }
+    }
+
+    private boolean ready(String service) {
+        try {
+            URI base = service.startsWith("api-") ? api(Integer.parseInt(service.substring(4)) - 1) : management(service);
+            var request = java.net.http.HttpRequest.newBuilder(base.resolve("/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build();
+            try (var http = java.net.http.HttpClient.newHttpClient()) {
+                return http.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            }
+        } catch (IOException | RuntimeException e) {
+            return false; // not listening yet, or its pid file names a process that is gone
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** @param kafkaBrokers 1, or 3 for a replicated cluster (pid files {@code kafka-1}…{@code kafka-3}) */
@@ -67,7 +118,10 @@ final class StackProcess implements AutoCloseable {
             env.putIfAbsent("REDIS_URL", "");
             StackProcess stack = new StackProcess(state, apiPort, apis, kafkaPort,
                     ChildProcess.start("local-stack", command, env, state.resolve("stack.log")));
+            long started = System.nanoTime();
             stack.awaitReady();
+            System.out.printf("StackProcess: %d api × %d worker × %d relay × %d broker stack ready in %d ms%n", apis, workers, relays,
+                    kafkaBrokers, (System.nanoTime() - started) / 1_000_000);
             return stack;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -250,6 +304,9 @@ final class StackProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!closable) {
+            return;
+        }
         synchronized (this) {
             if (redisClient != null) {
                 redisClient.close();

@@ -38,8 +38,8 @@ class TypescriptSdkFaultIT {
         Path result = Files.createTempFile("sdk-fault", ".json");
         Files.delete(result);
         Path flowing = Path.of(result + ".flowing");
-        try (StackProcess stack = StackProcess.start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
-             LossyProxy proxy = LossyProxy.start(List.of(stack.api(0), stack.api(1)), DROP_POST_ANSWERS)) {
+        StackProcess stack = StackProcess.shared(); // the other fault suites' stack: not closed here
+        try (LossyProxy proxy = LossyProxy.start(List.of(stack.api(0), stack.api(1)), DROP_POST_ANSWERS)) {
             CompletableFuture<NodeSuite.Result> node = CompletableFuture.supplyAsync(() -> NodeSuite.run(
                     List.of("node", "test/fault/streams.mjs"),
                     Map.of("AGENTRUN_API", proxy.uri().toString(), "AGENTRUN_KEY", StackProcess.API_KEY,
