@@ -51,9 +51,11 @@ public final class RunEventLog {
     /** As {@link #read(String, From, Predicate)}, stopping after {@code limit} envelopes. */
     public List<String> read(String key, From from, Predicate<String> keep, int limit) {
         String topic = readers.settings().eventsTopic();
-        // A start offset retention already deleted means "from the oldest kept", never silently "from the end".
+        // A start offset retention already deleted means "from the oldest kept", never silently "from the end". Kafka's
+        // default 60 s for a metadata or offset answer, not the operators' 15 s: on the run path a leader election is
+        // waited out rather than turned into a failed join or attempt.
         try (Consumer<String, byte[]> consumer = readers.open("agentrun-event-log-" + ProcessHandle.current().pid(), "earliest",
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000))) {
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000, ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             int partitions = consumer.partitionsFor(topic).size();
             TopicPartition partition = new TopicPartition(topic, partitionOf(key, partitions));
             consumer.assign(List.of(partition));
