@@ -47,6 +47,9 @@ class DeploymentFilesTest {
     /** Spring Boot's Redis properties the deployment files may set (the services' Redis client is Boot's). */
     private static final Set<String> SPRING_REDIS = Set.of("SPRING_DATA_REDIS_CLUSTER_NODES", "SPRING_DATA_REDIS_SENTINEL_MASTER",
             "SPRING_DATA_REDIS_SENTINEL_NODES", "SPRING_DATA_REDIS_TIMEOUT", "SPRING_DATA_REDIS_LETTUCE_CLUSTER_REFRESH_PERIOD");
+    /** Spring Boot's Kafka properties the deployment files may set (the services' Kafka clients and KafkaAdmin are Boot's). */
+    private static final Set<String> SPRING_KAFKA = Set.of("SPRING_KAFKA_BOOTSTRAP_SERVERS", "SPRING_KAFKA_ADMIN_AUTO_CREATE",
+            "SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS");
 
     @Test
     void composeGivesEachServiceOnlyVariablesItReadsAndItsOwnPort() throws IOException {
@@ -170,7 +173,7 @@ class DeploymentFilesTest {
      */
     private static boolean isRead(String service, String name) {
         if (EXTERNAL.contains(name) || name.startsWith("LOGGING_STRUCTURED_") || name.startsWith("MANAGEMENT_")
-                || SPRING_REDIS.contains(name)) {
+                || SPRING_REDIS.contains(name) || SPRING_KAFKA.contains(name)) {
             return true;
         }
         if (serviceConfig(service).contains("${" + name + ":") || serviceConfig(service).contains("${" + name + "}")) {

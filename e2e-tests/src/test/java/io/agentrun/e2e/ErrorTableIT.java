@@ -60,8 +60,8 @@ class ErrorTableIT {
     static void start() {
         pipeline = Pipeline.start(1, 1, 1);
         deadKafkaApi = Pipeline.baseOf(pipeline.startApi(Map.of(
-                "agentrun.kafka.bootstrap-servers", "localhost:1",
-                "agentrun.kafka.create-topics", false,
+                "spring.kafka.bootstrap-servers", "localhost:1",
+                "spring.kafka.admin.auto-create", false,
                 "agentrun.kafka.request-timeout", "1s")));
         ThreadStore threads = pipeline.apiBean(ThreadStore.class);
         busyThread = Ids.newThreadId();

@@ -249,7 +249,7 @@ class OperationsIT {
     private static String[] withInfrastructure(String... args) {
         Map<String, Object> p = pipeline.properties();
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
+        all.addAll(List.of("--bootstrap-servers", (String) p.get("spring.kafka.bootstrap-servers"),
                 "--events-topic", (String) p.get("agentrun.kafka.events-topic"),
                 "--redis-url", Pipeline.lastRedis()));
         return all.toArray(String[]::new);

@@ -131,7 +131,7 @@ final class Pipeline implements AutoCloseable {
         Map<String, Object> p = new HashMap<>();
         String kafka = onKafkaCluster ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
         lastKafka = kafka;
-        p.put("agentrun.kafka.bootstrap-servers", kafka);
+        p.put("spring.kafka.bootstrap-servers", kafka);
         String redis = onRedisCluster ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
         lastRedis = redis;
         p.putAll(io.agentrun.infra.redis.RedisEndpoints.properties(redis));

@@ -84,7 +84,7 @@ class RebuildScaleIT {
     private static String run(Pipeline pipeline, String... args) {
         Map<String, Object> p = pipeline.properties();
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--bootstrap-servers", (String) p.get("agentrun.kafka.bootstrap-servers"),
+        all.addAll(List.of("--bootstrap-servers", (String) p.get("spring.kafka.bootstrap-servers"),
                 "--events-topic", (String) p.get("agentrun.kafka.events-topic"), "--redis-url", Pipeline.lastRedis()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

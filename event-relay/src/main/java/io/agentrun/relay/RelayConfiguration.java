@@ -1,8 +1,7 @@
 package io.agentrun.relay;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.StateSettings;
@@ -29,8 +28,8 @@ class RelayConfiguration {
 
     /** Produces the commands of runs that waited for their thread, once a run_end hands it to them. */
     @Bean(destroyMethod = "destroy")
-    CommandRequeuer waitingRunCommands(KafkaClients clients, TopicProvisioner topicsReady) {
-        return new CommandRequeuer(clients, "agentrun-relay-" + ProcessHandle.current().pid() + "-waiting");
+    CommandRequeuer waitingRunCommands(KafkaTemplates templates) {
+        return new CommandRequeuer(templates, "agentrun-relay-" + ProcessHandle.current().pid() + "-waiting");
     }
 
     @Bean

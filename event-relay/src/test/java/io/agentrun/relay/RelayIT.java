@@ -55,7 +55,7 @@ class RelayIT {
     @BeforeAll
     static void start() {
         relay = RelayApplication.builder().run(
-                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
+                "--spring.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
                 "--spring.data.redis.url=" + RealInfrastructure.redisUrl(),
                 "--agentrun.kafka.commands-topic=commands." + SUFFIX,
                 "--agentrun.kafka.events-topic=" + EVENTS,

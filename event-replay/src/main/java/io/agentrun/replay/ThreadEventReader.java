@@ -5,7 +5,7 @@ import io.agentrun.model.event.EpochFence;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunState;
@@ -22,11 +22,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +45,13 @@ public final class ThreadEventReader {
     /** Records' timestamps come from producer clocks; seek a little earlier than asked. */
     private static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
 
-    private final KafkaClients clients;
+    private final TopicReaders readers;
     private final @Nullable RedisConnections redis;
     private final JsonCodec codec;
 
     /** @param redis the run index; {@code null} to find positions by time only (Redis down or wiped) */
-    public ThreadEventReader(KafkaClients clients, @Nullable RedisConnections redis, JsonCodec codec) {
-        this.clients = clients;
+    public ThreadEventReader(TopicReaders readers, @Nullable RedisConnections redis, JsonCodec codec) {
+        this.readers = readers;
         this.redis = redis;
         this.codec = codec;
     }
@@ -75,9 +72,8 @@ public final class ThreadEventReader {
      * of the partition is reached.
      */
     public Replay replay(ReplayQuery query, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing) {
-        String topic = clients.settings().eventsTopic();
-        Map<String, Object> config = clients.commandReader("agentrun-replay-" + ProcessHandle.current().pid(), "earliest");
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        String topic = readers.settings().eventsTopic();
+        try (var consumer = readers.open("agentrun-replay-" + ProcessHandle.current().pid(), "earliest")) {
             TopicPartition partition = new TopicPartition(topic,
                     RunEventLog.partitionOf(query.threadId(), consumer.partitionsFor(topic).size()));
             consumer.assign(List.of(partition));
@@ -129,7 +125,7 @@ public final class ThreadEventReader {
         }
     }
 
-    private long startOffset(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {
+    private long startOffset(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {
         Optional<Long> indexed = query.runId() == null || query.from() != null ? Optional.empty() : indexedStart(query.runId(), partition);
         if (indexed.isPresent()) {
             return indexed.get();

@@ -11,8 +11,9 @@ import io.agentrun.model.event.Usage;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClientDefaults;
 import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.kafka.TopicReaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,9 +52,11 @@ class ThreadEventReaderIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         }
-        KafkaSettings settings = new KafkaSettings(RealInfrastructure.kafkaBootstrapServers(), "commands-unused", topic, 1, 1,
-                (short) -1, Duration.ofDays(7), false, "workers", "relays", Duration.ZERO, Duration.ofSeconds(5));
-        reader = new ThreadEventReader(new KafkaClients(settings), null, CODEC);
+        KafkaSettings settings = new KafkaSettings("commands-unused", topic, 1, 1, (short) -1, Duration.ofDays(7), "workers", "relays",
+                Duration.ofSeconds(5));
+        KafkaProperties clients = new KafkaProperties();
+        clients.setBootstrapServers(List.of(RealInfrastructure.kafkaBootstrapServers()));
+        reader = new ThreadEventReader(new TopicReaders(ClientDefaults.consumerFactory(clients), settings), null, CODEC);
     }
 
     @Test

@@ -14,7 +14,7 @@ final class TestWorker {
     /** Topics {@code commands.<suffix>} and {@code events.<suffix>}, group {@code workers.<suffix>}; more {@code --key=value} in {@code extra}. */
     static ConfigurableApplicationContext start(String suffix, String... extra) {
         List<String> args = new ArrayList<>(List.of(
-                "--agentrun.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
+                "--spring.kafka.bootstrap-servers=" + RealInfrastructure.kafkaBootstrapServers(),
                 "--spring.data.redis.url=" + RealInfrastructure.redisUrl(),
                 "--agentrun.kafka.commands-topic=commands." + suffix,
                 "--agentrun.kafka.events-topic=events." + suffix,

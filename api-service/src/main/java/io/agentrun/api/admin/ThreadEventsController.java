@@ -4,7 +4,7 @@ import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.replay.ReplayFormat;
 import io.agentrun.replay.ReplayQuery;
@@ -40,8 +40,8 @@ class ThreadEventsController {
 
     private final ThreadEventReader reader;
 
-    ThreadEventsController(KafkaClients clients, RedisConnections redis, JsonCodec codec) {
-        this.reader = new ThreadEventReader(clients, redis, codec);
+    ThreadEventsController(TopicReaders readers, RedisConnections redis, JsonCodec codec) {
+        this.reader = new ThreadEventReader(readers, redis, codec);
     }
 
     @GetMapping("/admin/v1/threads/{threadId}/events")

@@ -1,6 +1,7 @@
 package io.agentrun.api.health;
 
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClusterAdmin;
+import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.redis.RedisConnections;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -9,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 class HealthConfiguration {
 
     @Bean
-    PipelineHealthIndicator pipelineHealthIndicator(RedisConnections redis, KafkaClients clients) {
-        return new PipelineHealthIndicator(redis, clients);
+    PipelineHealthIndicator pipelineHealthIndicator(RedisConnections redis, ClusterAdmin cluster, KafkaSettings kafka) {
+        return new PipelineHealthIndicator(redis, cluster, kafka);
     }
 }

@@ -5,7 +5,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.observe.Tracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.opentelemetry.context.Context;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,21 +28,21 @@ final class CommandProducer implements DisposableBean {
     private final long timeoutMs;
     private final ObservationRegistry observations;
 
-    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId) {
-        this(clients, codec, clientId, ObservationRegistry.NOOP);
+    CommandProducer(KafkaTemplates templates, JsonCodec codec, String clientId) {
+        this(templates, codec, clientId, ObservationRegistry.NOOP);
     }
 
     /**
      * @param observations Spring Boot's: {@code agentrun.run.enqueue} (a span, under the request's, and a timer), whose
      *                     span the worker continues
      */
-    CommandProducer(KafkaClients clients, JsonCodec codec, String clientId, ObservationRegistry observations) {
+    CommandProducer(KafkaTemplates templates, JsonCodec codec, String clientId, ObservationRegistry observations) {
         this.observations = observations;
-        this.producer = clients.template(clientId);
+        this.producer = templates.template(clientId);
         producer.setMicrometerEnabled(false);
-        this.topic = clients.settings().commandsTopic();
+        this.topic = templates.settings().commandsTopic();
         this.codec = codec;
-        this.timeoutMs = clients.settings().requestTimeout().toMillis() + 1000;
+        this.timeoutMs = templates.settings().requestTimeout().toMillis() + 1000;
     }
 
     /** @throws CommandNotSentException when Kafka did not acknowledge the command in time */
@@ -72,7 +72,7 @@ final class CommandProducer implements DisposableBean {
 
     @Override
     public void destroy() {
-        KafkaClients.close(producer);
+        producer.destroy();
     }
 
     /** The command is not known to be in Kafka; the caller rolls back and answers 503. */

@@ -6,8 +6,7 @@ import io.agentrun.api.live.LiveEvents;
 import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.upload.IssuedFiles;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.AgentCatalog;
@@ -33,11 +32,9 @@ class RunConfiguration {
         return new RunAccess(threads, runs);
     }
 
-    /** @param topicsReady the topics exist before the first send */
     @Bean
-    CommandProducer commandProducer(KafkaClients clients, JsonCodec codec, TopicProvisioner topicsReady,
-            ObservationRegistry observations) {
-        return new CommandProducer(clients, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), observations);
+    CommandProducer commandProducer(KafkaTemplates templates, JsonCodec codec, ObservationRegistry observations) {
+        return new CommandProducer(templates, codec, "agentrun-api-commands-" + ProcessHandle.current().pid(), observations);
     }
 
     @Bean

@@ -1,7 +1,7 @@
 package io.agentrun.api.thread;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadDeletion;
@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Configuration;
 class ThreadConfiguration {
 
     @Bean
-    ThreadDeletions threadDeletions(KafkaClients clients, RedisConnections redis, JsonCodec codec, StateSettings state) {
-        return new ThreadDeletions(clients.template("agentrun-api-thread-deletions"), clients.settings().eventsTopic(),
-                clients.settings().requestTimeout(), new ThreadDeletion(codec, state), redis, codec);
+    ThreadDeletions threadDeletions(KafkaTemplates templates, RedisConnections redis, JsonCodec codec, StateSettings state) {
+        return new ThreadDeletions(templates.template("agentrun-api-thread-deletions"), templates.settings().eventsTopic(),
+                templates.settings().requestTimeout(), new ThreadDeletion(codec, state), redis, codec);
     }
 }

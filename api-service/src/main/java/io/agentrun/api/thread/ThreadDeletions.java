@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import io.agentrun.platform.kafka.KafkaClients;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.KafkaException;
@@ -59,6 +58,6 @@ final class ThreadDeletions implements DisposableBean {
 
     @Override
     public void destroy() {
-        KafkaClients.close(producer);
+        producer.destroy();
     }
 }

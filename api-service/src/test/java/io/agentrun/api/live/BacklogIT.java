@@ -9,8 +9,9 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClientDefaults;
 import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.platform.kafka.RunEventLog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunStore;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,8 +48,10 @@ class BacklogIT {
             admin.createTopics(List.of(new NewTopic(EVENTS, 1, (short) 1))).all().get();
         }
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
-        var kafka = new KafkaClients(new KafkaSettings(RealInfrastructure.kafkaBootstrapServers(), "c", EVENTS, 1, 1, (short) -1,
-                Duration.ofDays(1), false, "w", "r", Duration.ofMillis(1), Duration.ofSeconds(5)));
+        var clients = new KafkaProperties();
+        clients.setBootstrapServers(List.of(RealInfrastructure.kafkaBootstrapServers()));
+        var kafka = new TopicReaders(ClientDefaults.consumerFactory(clients),
+                new KafkaSettings("c", EVENTS, 1, 1, (short) -1, Duration.ofDays(1), "w", "r", Duration.ofSeconds(5)));
         var runs = new RunStore(redis, new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
                 Duration.ofHours(1), 1000, Duration.ofSeconds(30)));
         backlog = new Backlog(new ResumeBuffer(redis, CODEC), runs, new RunEventLog(kafka), CODEC);

@@ -31,9 +31,10 @@ class RunSubscriptionIT {
     @BeforeAll
     static void connect() {
         redis = RedisConnections.connect(RealInfrastructure.redisUrl());
-        var kafka = new io.agentrun.platform.kafka.KafkaClients(new io.agentrun.platform.kafka.KafkaSettings(
-                RealInfrastructure.kafkaBootstrapServers(), "c", "e", 1, 1, (short) -1, Duration.ofDays(1), false, "w", "r",
-                Duration.ofMillis(1), Duration.ofSeconds(5)));
+        var clients = new org.springframework.boot.kafka.autoconfigure.KafkaProperties();
+        clients.setBootstrapServers(java.util.List.of(RealInfrastructure.kafkaBootstrapServers()));
+        var kafka = new io.agentrun.platform.kafka.TopicReaders(io.agentrun.platform.kafka.ClientDefaults.consumerFactory(clients),
+                new io.agentrun.platform.kafka.KafkaSettings("c", "e", 1, 1, (short) -1, Duration.ofDays(1), "w", "r", Duration.ofSeconds(5)));
         var runs = new io.agentrun.platform.store.RunStore(redis, new io.agentrun.platform.store.StateSettings(
                 Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1), 1000, Duration.ofSeconds(30)));
         Backlog backlog = new Backlog(new ResumeBuffer(redis, CODEC), runs, new io.agentrun.platform.kafka.RunEventLog(kafka), CODEC);

@@ -3,7 +3,7 @@ package io.agentrun.relay.consume;
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClusterAdmin;
 import io.agentrun.platform.kafka.ReplayableListener;
 import io.agentrun.state.apply.DeletionRecords;
 import io.agentrun.state.apply.EventApplier;
@@ -45,8 +45,8 @@ public final class EventRelay extends ReplayableListener implements BatchConsume
     private final LongAdder failedBatches = new LongAdder();
     private volatile long lag;
 
-    EventRelay(KafkaClients clients, JsonCodec codec, EventApplier applier, RelayTelemetry telemetry, List<AfterApply> afterApply) {
-        super(clients);
+    EventRelay(ClusterAdmin cluster, JsonCodec codec, EventApplier applier, RelayTelemetry telemetry, List<AfterApply> afterApply) {
+        super(cluster);
         this.afterApply = List.copyOf(afterApply);
         this.codec = codec;
         this.applier = applier;

@@ -5,7 +5,7 @@ import io.agentrun.model.json.CodecException;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.state.apply.DeletionRecords;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.state.apply.EventApplier;
 import io.agentrun.state.apply.RelayedEvent;
@@ -26,12 +26,9 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,15 +49,15 @@ public final class StateRebuilder {
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(30);
 
-    private final KafkaClients clients;
+    private final TopicReaders readers;
     private final DedicatedConnection connection;
     private final JsonCodec codec;
     private final StateSettings settings;
 
     /** @param connection dedicated to the rebuild: its pipeline order is the apply order */
-    public StateRebuilder(KafkaClients clients, DedicatedConnection connection, JsonCodec codec,
+    public StateRebuilder(TopicReaders readers, DedicatedConnection connection, JsonCodec codec,
             StateSettings settings) {
-        this.clients = clients;
+        this.readers = readers;
         this.connection = connection;
         this.codec = codec;
         this.settings = settings;
@@ -79,9 +76,8 @@ public final class StateRebuilder {
         long began = System.nanoTime();
         EventApplier applier = new EventApplier(connection, codec, settings);
         Tally tally = new Tally();
-        Map<String, Object> config = clients.commandReader("agentrun-rebuild-" + ProcessHandle.current().pid(), "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = readers.open("agentrun-rebuild-" + ProcessHandle.current().pid(), "earliest",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000))) {
             List<TopicPartition> partitions = partitions(consumer);
             consumer.assign(partitions);
             Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
@@ -96,8 +92,8 @@ public final class StateRebuilder {
         }
     }
 
-    private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer) {
-        String topic = clients.settings().eventsTopic();
+    private List<TopicPartition> partitions(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
+        String topic = readers.settings().eventsTopic();
         List<PartitionInfo> infos = consumer.partitionsFor(topic);
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist");
@@ -105,7 +101,7 @@ public final class StateRebuilder {
         return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     }
 
-    private static void seekStart(KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions, @Nullable Instant from,
+    private static void seekStart(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, List<TopicPartition> partitions, @Nullable Instant from,
             Map<TopicPartition, Long> end) {
         if (from == null) {
             consumer.seekToBeginning(partitions);
@@ -175,7 +171,7 @@ public final class StateRebuilder {
         }
     }
 
-    private static void finished(KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> end, Consumer<String> progress) {
+    private static void finished(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, Map<TopicPartition, Long> end, Consumer<String> progress) {
         end.entrySet().removeIf(e -> {
             boolean done = consumer.position(e.getKey()) >= e.getValue();
             if (done) {

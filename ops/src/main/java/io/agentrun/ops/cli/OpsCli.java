@@ -2,7 +2,7 @@ package io.agentrun.ops.cli;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.ops.tail.LiveTail;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClusterAdmin;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.replay.ReplayFormat;
 import io.agentrun.replay.ReplayQuery;
@@ -16,10 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 /**
  * {@code ./agentrun replay | tail | rebuild-state}: operators' commands over the event topic and Redis.
@@ -114,7 +111,7 @@ public final class OpsCli {
         ReplayFormat format = ReplayFormat.parse(args.value("--format", "jsonl"));
         OpsSettings settings = OpsSettings.from(args);
         try (RedisConnections redis = redisOrNull(settings)) {
-            ThreadEventReader reader = new ThreadEventReader(new KafkaClients(settings.kafka()), redis, new JsonCodec());
+            ThreadEventReader reader = new ThreadEventReader(settings.readers(), redis, new JsonCodec());
             ThreadEventReader.Replay replay = reader.replay(query, event -> {
                 out.print(format.render(event));
                 if (query.follow()) {
@@ -151,7 +148,7 @@ public final class OpsCli {
         ReplayFormat format = ReplayFormat.parse(args.value("--format", "pretty"));
         LiveTail.Filter filter = new LiveTail.Filter(args.value("--project"), args.value("--agent"), args.value("--type"));
         OpsSettings settings = OpsSettings.from(args);
-        new LiveTail(new KafkaClients(settings.kafka()), new JsonCodec()).follow(filter, args.time("--from"), event -> {
+        new LiveTail(settings.readers(), new JsonCodec()).follow(filter, args.time("--from"), event -> {
             out.print(format.render(event));
             out.flush();
         }, running::get, () -> following = true);
@@ -160,8 +157,7 @@ public final class OpsCli {
 
     private int rebuild(CliArgs args) {
         OpsSettings settings = OpsSettings.from(args);
-        KafkaClients kafka = new KafkaClients(settings.kafka());
-        int relays = activeRelays(kafka);
+        int relays = activeRelays(settings);
         if (relays > 0 && !args.flag("--force")) {
             err.println("agentrun rebuild-state: " + relays + " relay(s) are consuming in group " + settings.kafka().relayGroup()
                     + "; stop them first (a relay applying new events before the rebuild reaches older ones of the same"
@@ -170,7 +166,7 @@ public final class OpsCli {
         }
         try (RedisConnections redis = settings.openRedis();
                 var connection = redis.newConnection()) {
-            StateRebuilder.Result result = new StateRebuilder(kafka, connection, new JsonCodec(), settings.state())
+            StateRebuilder.Result result = new StateRebuilder(settings.readers(), connection, new JsonCodec(), settings.state())
                     .rebuild(args.time("--from"), line -> err.println("  " + line));
             out.printf("rebuilt %d threads and %d runs from %d events (%d records, %d skipped) on %d partitions in %d ms;"
                             + " %d thread deletions applied%n",
@@ -181,18 +177,9 @@ public final class OpsCli {
         }
     }
 
-    private static int activeRelays(KafkaClients kafka) {
-        String group = kafka.settings().relayGroup();
-        try (Admin admin = kafka.admin("agentrun-rebuild-check")) {
-            ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get(15, TimeUnit.SECONDS).get(group);
-            return description == null ? 0 : description.members().size();
-        } catch (java.util.concurrent.ExecutionException e) {
-            return 0; // no such group: nothing consumes
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("Kafka did not answer within 15 s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+    private static int activeRelays(OpsSettings settings) {
+        try (ClusterAdmin cluster = settings.openAdmin()) {
+            return cluster.consumerGroupMembers(settings.kafka().relayGroup(), Duration.ofSeconds(15));
         }
     }
 }

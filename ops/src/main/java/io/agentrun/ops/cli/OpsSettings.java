@@ -1,6 +1,10 @@
 package io.agentrun.ops.cli;
 
+import io.agentrun.platform.kafka.ClientDefaults;
+import io.agentrun.platform.kafka.ClusterAdmin;
 import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.kafka.RetiredKafkaSettings;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.StateSettings;
 import java.util.Arrays;
@@ -9,14 +13,17 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * The services' own settings, bound the way the services bind them, so the command line reads the same
- * topic and Redis as they do: {@code agentrun.*} properties from the environment
- * ({@code AGENTRUN_KAFKA_EVENTS_TOPIC}, …) or {@code -D}, plus the short variables the services accept
+ * topic and Redis as they do: {@code agentrun.*} and {@code spring.kafka.*} properties from the environment
+ * ({@code AGENTRUN_KAFKA_EVENTS_TOPIC}, {@code SPRING_KAFKA_PROPERTIES_SECURITY_PROTOCOL}, …) or {@code -D}, plus the short
+ * variables the services accept
  * ({@code KAFKA_BOOTSTRAP_SERVERS}, {@code REDIS_URL}, {@code SPRING_DATA_REDIS_CLUSTER_NODES}), and the command's own
  * options over everything.
  *
@@ -24,26 +31,37 @@ import org.springframework.core.env.StandardEnvironment;
  *                     ({@link RedisConnections#connect(String)})
  * @param redisCluster a Redis Cluster even when {@code redisUrl} names one node (the services' seed nodes were given)
  */
-record OpsSettings(KafkaSettings kafka, String redisUrl, boolean redisCluster, StateSettings state) {
+record OpsSettings(KafkaSettings kafka, KafkaProperties kafkaClients, String redisUrl, boolean redisCluster, StateSettings state) {
 
     static final String DEFAULT_REDIS_URL = "redis://localhost:6379";
 
     static OpsSettings from(CliArgs args) {
         StandardEnvironment environment = new StandardEnvironment();
         Map<String, Object> shortNames = new HashMap<>();
-        putIfSet(shortNames, "agentrun.kafka.bootstrap-servers", System.getenv("KAFKA_BOOTSTRAP_SERVERS"));
+        putIfSet(shortNames, "spring.kafka.bootstrap-servers", System.getenv("KAFKA_BOOTSTRAP_SERVERS"));
         environment.getPropertySources().addLast(new MapPropertySource("short-names", shortNames));
         Map<String, Object> options = new HashMap<>();
-        putIfSet(options, "agentrun.kafka.bootstrap-servers", args.value("--bootstrap-servers"));
+        putIfSet(options, "spring.kafka.bootstrap-servers", args.value("--bootstrap-servers"));
         putIfSet(options, "agentrun.kafka.events-topic", args.value("--events-topic"));
         putIfSet(options, "agentrun.kafka.relay-group", args.value("--relay-group"));
         environment.getPropertySources().addFirst(new MapPropertySource("options", options));
+        RetiredKafkaSettings.check(environment);
         Binder binder = new Binder(ConfigurationPropertySources.from(environment.getPropertySources()));
         String option = args.value("--redis-url");
         String clusterNodes = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
-        return new OpsSettings(binder.bindOrCreate("agentrun.kafka", KafkaSettings.class),
+        return new OpsSettings(binder.bindOrCreate("agentrun.kafka", KafkaSettings.class), binder.bindOrCreate("spring.kafka", KafkaProperties.class),
                 redisUrl(option, clusterNodes, System.getenv("REDIS_URL")), !isSet(option) && isSet(clusterNodes),
                 binder.bindOrCreate("agentrun.state", StateSettings.class));
+    }
+
+    /** Readers of the event topic, with the consumer settings the services have. */
+    TopicReaders readers() {
+        return new TopicReaders(ClientDefaults.consumerFactory(kafkaClients), kafka);
+    }
+
+    /** An admin client of the cluster these settings name; the caller closes it. */
+    ClusterAdmin openAdmin() {
+        return new ClusterAdmin(new KafkaAdmin(kafkaClients.buildAdminProperties()), "agentrun-ops-" + ProcessHandle.current().pid());
     }
 
     /** A client of the Redis these settings name; the caller closes it. */

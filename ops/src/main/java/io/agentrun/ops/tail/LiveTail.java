@@ -2,7 +2,7 @@ package io.agentrun.ops.tail;
 
 import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.TopicReaders;
 import io.agentrun.replay.ReplayedEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,11 +12,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,11 +24,11 @@ public final class LiveTail {
 
     private static final Duration POLL = Duration.ofMillis(500);
 
-    private final KafkaClients clients;
+    private final TopicReaders readers;
     private final JsonCodec codec;
 
-    public LiveTail(KafkaClients clients, JsonCodec codec) {
-        this.clients = clients;
+    public LiveTail(TopicReaders readers, JsonCodec codec) {
+        this.readers = readers;
         this.codec = codec;
     }
 
@@ -50,9 +47,8 @@ public final class LiveTail {
      */
     public void follow(Filter filter, @Nullable Instant from, Consumer<ReplayedEvent> sink, BooleanSupplier keepGoing,
             Runnable positioned) {
-        String topic = clients.settings().eventsTopic();
-        Map<String, Object> config = clients.commandReader("agentrun-tail-" + ProcessHandle.current().pid(), "latest");
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        String topic = readers.settings().eventsTopic();
+        try (var consumer = readers.open("agentrun-tail-" + ProcessHandle.current().pid(), "latest")) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
@@ -69,7 +65,7 @@ public final class LiveTail {
         }
     }
 
-    private static void seek(KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions, @Nullable Instant from) {
+    private static void seek(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, List<TopicPartition> partitions, @Nullable Instant from) {
         if (from == null) {
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position); // fix "the end" now, not at the first poll

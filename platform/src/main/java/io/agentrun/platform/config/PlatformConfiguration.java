@@ -1,10 +1,9 @@
 package io.agentrun.platform.config;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClusterAdmin;
+import io.agentrun.platform.kafka.KafkaConfiguration;
 import io.agentrun.platform.kafka.KafkaSettings;
-import io.agentrun.platform.kafka.RunEventLog;
-import io.agentrun.platform.kafka.TopicProvisioner;
 import io.agentrun.platform.observe.DependencyCheck;
 import io.agentrun.platform.observe.DependencyHealth;
 import io.agentrun.platform.observe.TracingConfiguration;
@@ -18,8 +17,6 @@ import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.web.ContainerProblemsConfiguration;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import java.time.Clock;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
@@ -30,9 +27,8 @@ import org.springframework.context.annotation.Import;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class})
-@EnableConfigurationProperties({KafkaSettings.class, StateSettings.class,
-        WebhookSettings.class})
+@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class, KafkaConfiguration.class})
+@EnableConfigurationProperties({StateSettings.class, WebhookSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -42,41 +38,16 @@ public class PlatformConfiguration {
         return new JsonCodec();
     }
 
-    @Bean
-    KafkaClients kafkaClients(KafkaSettings settings) {
-        return new KafkaClients(settings);
-    }
-
-    /** Topics exist before any client of this service uses them. */
-    @Bean
-    TopicProvisioner topicProvisioner(KafkaClients clients) {
-        TopicProvisioner provisioner = new TopicProvisioner(clients);
-        provisioner.ensureTopics();
-        return provisioner;
-    }
-
-    @Bean
-    RunEventLog runEventLog(KafkaClients clients) {
-        return new RunEventLog(clients);
-    }
-
     /** Component {@code redis} of /actuator/health and of the readiness group; gauge agentrun.dependency.up{dependency=redis}. */
     @Bean
     DependencyHealth redisHealthIndicator(RedisConnections redis) {
         return new DependencyHealth(new DependencyCheck("redis", CHECK_TTL, () -> redis.sync().ping()));
     }
 
-    /** The client the Kafka check asks through; one for the process's life. */
-    @Bean(destroyMethod = "close")
-    Admin healthCheckAdmin(KafkaClients clients) {
-        return clients.admin("agentrun-health-" + ProcessHandle.current().pid());
-    }
-
     /** Component {@code kafka}: the cluster answers a metadata request. */
     @Bean
-    DependencyHealth kafkaHealthIndicator(Admin healthCheckAdmin) {
-        return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL,
-                () -> healthCheckAdmin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size() + " broker(s)"));
+    DependencyHealth kafkaHealthIndicator(ClusterAdmin cluster) {
+        return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL, () -> cluster.brokers(Duration.ofSeconds(3)) + " broker(s)"));
     }
 
     @Bean

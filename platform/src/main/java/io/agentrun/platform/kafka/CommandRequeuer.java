@@ -19,9 +19,9 @@ public final class CommandRequeuer implements DisposableBean {
     private final KafkaTemplate<String, byte[]> producer;
     private final String topic;
 
-    public CommandRequeuer(KafkaClients clients, String clientId) {
-        this.producer = clients.template(clientId);
-        this.topic = clients.settings().commandsTopic();
+    public CommandRequeuer(KafkaTemplates templates, String clientId) {
+        this.producer = templates.template(clientId);
+        this.topic = templates.settings().commandsTopic();
     }
 
     public void send(RunCommand command, String commandJson) {
@@ -40,6 +40,6 @@ public final class CommandRequeuer implements DisposableBean {
 
     @Override
     public void destroy() {
-        KafkaClients.close(producer);
+        producer.destroy();
     }
 }

@@ -2,18 +2,10 @@ package io.agentrun.platform.kafka;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +26,13 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayableListener.class);
 
-    private final KafkaClients clients;
+    private final ClusterAdmin cluster;
     private final LongAdder replays = new LongAdder();
     /** A topology-change replay is being asked for; the changes that come meanwhile (a failover fires several) join it. */
     private final AtomicBoolean replayPending = new AtomicBoolean();
 
-    protected ReplayableListener(KafkaClients clients) {
-        this.clients = clients;
+    protected ReplayableListener(ClusterAdmin cluster) {
+        this.cluster = cluster;
     }
 
     /**
@@ -54,7 +46,7 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
         if (assigned.isEmpty()) {
             return 0;
         }
-        Map<TopicPartition, Long> from = firstOffsetsAt(assigned.keySet(), since);
+        Map<TopicPartition, Long> from = cluster.offsetsAt(assigned.keySet(), since);
         from.forEach((partition, offset) -> assigned.getOrDefault(partition, List.of()).forEach(callback ->
                 callback.seek(partition.topic(), partition.partition(), position -> replayFrom(position, offset))));
         replays.increment();
@@ -103,21 +95,5 @@ public abstract class ReplayableListener extends AbstractConsumerSeekAware {
      */
     static long replayFrom(long position, long firstAtTime) {
         return firstAtTime < 0 ? position : Math.min(position, firstAtTime);
-    }
-
-    private Map<TopicPartition, Long> firstOffsetsAt(Iterable<TopicPartition> partitions, Instant since) {
-        Map<TopicPartition, OffsetSpec> asked = new HashMap<>();
-        partitions.forEach(partition -> asked.put(partition, OffsetSpec.forTimestamp(since.toEpochMilli())));
-        Map<TopicPartition, Long> found = new HashMap<>();
-        try (Admin admin = clients.admin("replay-" + ProcessHandle.current().pid())) {
-            Map<TopicPartition, ListOffsetsResultInfo> offsets = admin.listOffsets(asked).all().get(15, TimeUnit.SECONDS);
-            offsets.forEach((partition, info) -> found.put(partition, info.offset()));
-        } catch (ExecutionException | TimeoutException e) {
-            throw new KafkaException("could not find where to replay the topic from", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("interrupted while finding where to replay the topic from", e);
-        }
-        return found;
     }
 }

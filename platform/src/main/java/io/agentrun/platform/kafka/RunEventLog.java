@@ -9,11 +9,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -29,10 +27,10 @@ public final class RunEventLog {
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration READ_LIMIT = Duration.ofSeconds(30);
 
-    private final KafkaClients clients;
+    private final TopicReaders readers;
 
-    public RunEventLog(KafkaClients clients) {
-        this.clients = clients;
+    public RunEventLog(TopicReaders readers) {
+        this.readers = readers;
     }
 
     /** Where to start reading: a known offset, or else a time (the run's creation, with margin). */
@@ -52,13 +50,12 @@ public final class RunEventLog {
 
     /** As {@link #read(String, From, Predicate)}, stopping after {@code limit} envelopes. */
     public List<String> read(String key, From from, Predicate<String> keep, int limit) {
-        String topic = clients.settings().eventsTopic();
-        Map<String, Object> config = clients.common("agentrun-event-log-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
-        // A start offset retention already deleted means "from the oldest kept", never silently "from the end".
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        String topic = readers.settings().eventsTopic();
+        // A start offset retention already deleted means "from the oldest kept", never silently "from the end". Kafka's
+        // default 60 s for a metadata or offset answer, not the operators' 15 s: on the run path a leader election is
+        // waited out rather than turned into a failed join or attempt.
+        try (Consumer<String, byte[]> consumer = readers.open("agentrun-event-log-" + ProcessHandle.current().pid(), "earliest",
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000, ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             int partitions = consumer.partitionsFor(topic).size();
             TopicPartition partition = new TopicPartition(topic, partitionOf(key, partitions));
             consumer.assign(List.of(partition));
@@ -92,7 +89,7 @@ public final class RunEventLog {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
-    private static long offsetAt(KafkaConsumer<String, byte[]> consumer, TopicPartition partition, Instant time, long end) {
+    private static long offsetAt(Consumer<String, byte[]> consumer, TopicPartition partition, Instant time, long end) {
         OffsetAndTimestamp found = consumer.offsetsForTimes(Map.of(partition, time.toEpochMilli())).get(partition);
         return found == null ? end : found.offset();
     }

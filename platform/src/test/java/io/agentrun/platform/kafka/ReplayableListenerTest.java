@@ -31,7 +31,7 @@ class ReplayableListenerTest {
     void topologyChangesWhileAReplayIsBeingAskedForJoinIt() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<Instant> asked = new CopyOnWriteArrayList<>();
-        ReplayableListener listener = new ReplayableListener(new KafkaClients(null)) {
+        ReplayableListener listener = new ReplayableListener(null) {
             @Override
             public int replaySince(Instant since) {
                 asked.add(since);

@@ -1,7 +1,7 @@
 package io.agentrun.worker.dispatch;
 
 import io.agentrun.model.json.JsonCodec;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.run.RunSlots;
@@ -15,13 +15,12 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.ShareConsumerFactory;
 
 /**
  * Takes run commands from the share group, claims each run in Redis and acknowledges the record at once:
@@ -39,7 +38,8 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ShareGroupDispatcher.class);
     private static final Duration ROOM_CHECK = Duration.ofMillis(200);
 
-    private final KafkaClients clients;
+    private final ShareConsumerFactory<String, byte[]> consumers;
+    private final KafkaSettings kafka;
     private final CommandIntake intake;
     private final RunSlots slots;
     private final WorkerSettings settings;
@@ -47,15 +47,16 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     private volatile boolean stopping;
     private volatile boolean stopped = true;
-    private volatile KafkaShareConsumer<String, byte[]> consumer;
+    private volatile ShareConsumer<String, byte[]> consumer;
     private Thread loop;
 
     /** What became of a command this worker took. */
     public enum ClaimOutcome { STARTED, DUPLICATE, RELEASED, REJECTED }
 
-    public ShareGroupDispatcher(KafkaClients clients, JsonCodec codec, RunOwnership ownership, RunStore runs, RunSlots slots,
-            WorkerSettings settings) {
-        this.clients = clients;
+    public ShareGroupDispatcher(ShareConsumerFactory<String, byte[]> consumers, KafkaSettings kafka, JsonCodec codec,
+            RunOwnership ownership, RunStore runs, RunSlots slots, WorkerSettings settings) {
+        this.consumers = consumers;
+        this.kafka = kafka;
         this.intake = new CommandIntake(codec, ownership, runs, slots, settings);
         this.slots = slots;
         this.settings = settings;
@@ -98,14 +99,12 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         return intake.count(outcome);
     }
 
-    private KafkaShareConsumer<String, byte[]> newConsumer() {
-        Map<String, Object> config = clients.consumer(settings.id(), clients.settings().workerGroup());
-        config.put("share.acknowledgement.mode", "explicit");
-        config.put("share.acquire.mode", "record_limit"); // the broker acquires at most max.poll.records per fetch
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize());
-        KafkaShareConsumer<String, byte[]> created =
-                new KafkaShareConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
-        created.subscribe(List.of(clients.settings().commandsTopic()));
+    private ShareConsumer<String, byte[]> newConsumer() {
+        ShareConsumer<String, byte[]> created = consumers.createShareConsumer(kafka.workerGroup(), settings.id(), Map.of(
+                "share.acknowledgement.mode", "explicit",
+                "share.acquire.mode", "record_limit", // the broker acquires at most max.poll.records per fetch
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize()));
+        created.subscribe(List.of(kafka.commandsTopic()));
         return created;
     }
 

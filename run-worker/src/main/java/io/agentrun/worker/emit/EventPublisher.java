@@ -3,7 +3,7 @@ package io.agentrun.worker.emit;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.Topics;
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.agentrun.platform.observe.Tracing;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +37,10 @@ public final class EventPublisher implements DisposableBean {
      * @param deliveryTimeout how long a send is retried before it fails (and with it the run's attempt): long
      *                        enough to outlast a partition leader's election when a broker of a cluster is lost
      */
-    public EventPublisher(KafkaClients clients, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout, Listener listener) {
-        this.producer = clients.template(clientId, deliveryTimeout);
+    public EventPublisher(KafkaTemplates templates, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout, Listener listener) {
+        this.producer = templates.template(clientId, deliveryTimeout);
         producer.setMicrometerEnabled(false);
-        this.topic = clients.settings().eventsTopic();
+        this.topic = templates.settings().eventsTopic();
         this.codec = codec;
         this.listener = listener;
     }
@@ -75,6 +75,6 @@ public final class EventPublisher implements DisposableBean {
 
     @Override
     public void destroy() {
-        KafkaClients.close(producer);
+        producer.destroy();
     }
 }

@@ -2,8 +2,7 @@ package io.agentrun.worker.lease;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.CommandRequeuer;
-import io.agentrun.platform.kafka.KafkaClients;
-import io.agentrun.platform.kafka.TopicProvisioner;
+import io.agentrun.platform.kafka.KafkaTemplates;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
@@ -36,10 +35,9 @@ class LeaseConfiguration {
         return new LeaseKeeper(ownership, slots, settings, timers);
     }
 
-    /** @param topicsReady the topics exist before the first send */
     @Bean
-    CommandRequeuer commandRequeuer(KafkaClients clients, WorkerSettings settings, TopicProvisioner topicsReady) {
-        return new CommandRequeuer(clients, settings.id() + "-requeue");
+    CommandRequeuer commandRequeuer(KafkaTemplates templates, WorkerSettings settings) {
+        return new CommandRequeuer(templates, settings.id() + "-requeue");
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.agentrun.worker.observe;
 
-import io.agentrun.platform.kafka.KafkaClients;
+import io.agentrun.platform.kafka.ClusterAdmin;
+import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
 import io.agentrun.worker.lease.LeaseKeeper;
 import io.agentrun.worker.lease.RunSweeper;
@@ -20,8 +21,8 @@ class ObserveConfiguration {
 
     /** A {@code MeterBinder}: Spring Boot binds it to the registry. */
     @Bean
-    ShareGroupLag shareGroupLag(KafkaClients clients) {
-        return new ShareGroupLag(clients);
+    ShareGroupLag shareGroupLag(ClusterAdmin cluster, KafkaSettings kafka) {
+        return new ShareGroupLag(cluster, kafka.workerGroup());
     }
 
     /**
