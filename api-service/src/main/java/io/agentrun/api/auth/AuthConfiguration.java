@@ -1,17 +1,12 @@
 package io.agentrun.api.auth;
 
-import io.agentrun.api.problem.ProblemResponses;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Clock;
-import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.web.method.support.HandlerMethodArgumentResolver;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** Who calls: keys, sessions and browsers; their limits and spend caps. */
 @Configuration(proxyBeanMethods = false)
@@ -38,28 +33,7 @@ class AuthConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<BrowserAccess> browserAccess(AllowedOrigins origins, SessionSettings sessions, ProblemResponses problems) {
-        FilterRegistrationBean<BrowserAccess> registration = new FilterRegistrationBean<>(
-                new BrowserAccess(origins, sessions.allowedOrigins(), problems));
-        registration.addUrlPatterns("/api/v1/*");
-        return registration;
-    }
-
-    @Bean
     SpendCaps spendCaps(RedisConnections redis, Clock clock) {
         return new SpendCaps(redis, clock);
-    }
-
-    /** Resolves the {@link Caller} parameter of every v1 handler. */
-    @Bean
-    WebMvcConfigurer callerResolution(KeyStore keys, RedisConnections redis, AuthSettings settings, SessionSettings sessions) {
-        SessionTokens tokens = sessions.enabled() ? new SessionTokens(sessions) : null;
-        CallerResolver resolver = new CallerResolver(keys, new RateLimiter(redis), settings, tokens);
-        return new WebMvcConfigurer() {
-            @Override
-            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-                resolvers.add(resolver);
-            }
-        };
     }
 }

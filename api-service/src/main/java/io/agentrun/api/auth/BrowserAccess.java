@@ -15,7 +15,11 @@ import io.agentrun.api.problem.ProblemResponses;
  * configuration) allows. Preflights from other origins are refused with 403 and no CORS headers; allowed
  * ones are answered echoing the origin — never {@code *} — and every response to an allowed origin carries
  * the same headers, so the page can read errors too. Whether the request's own key allows the origin is
- * checked later, by {@link CallerResolver}.
+ * checked later, by {@link ApiKeys}. Our own filter, placed in the {@code /api/v1} chains where Spring's CORS filter
+ * would be: the allowed origins change at run time with the publishable keys (and our wildcard is stricter than
+ * Spring's origin patterns), a refused preflight is a problem+json 403, and a request from a foreign origin goes on
+ * without CORS headers so that its credentials are refused with their own problem, where Spring's
+ * {@code DefaultCorsProcessor} would answer a bare 403 for both.
  */
 final class BrowserAccess extends OncePerRequestFilter {
 
@@ -35,7 +39,7 @@ final class BrowserAccess extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String origin = request.getHeader(CallerResolver.ORIGIN);
+        String origin = request.getHeader(ApiCredentials.ORIGIN);
         if (origin == null) {
             chain.doFilter(request, response);
             return;

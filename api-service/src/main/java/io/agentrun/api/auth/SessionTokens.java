@@ -1,10 +1,12 @@
 package io.agentrun.api.auth;
 
-import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
-import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.security.Authenticated;
+import io.agentrun.api.security.CredentialsRefused;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -18,7 +20,7 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  * with Spring Security's decoder against the issuer's JWKS (signature, {@code exp}/{@code nbf}, {@code iss},
  * {@code aud} when configured). The token's projects claim must list the request's {@code x-project-id}.
  */
-final class SessionTokens {
+final class SessionTokens implements AuthenticationProvider {
 
     private final NimbusJwtDecoder decoder;
     private final String projectsClaim;
@@ -35,19 +37,28 @@ final class SessionTokens {
         this.projectsClaim = settings.projectsClaim();
     }
 
-    Caller authenticate(String token, String projectId) {
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return PresentedSession.class.isAssignableFrom(authentication);
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        PresentedSession presented = (PresentedSession) authentication;
+        String projectId = ApiCredentials.requiredProject(presented.projectId());
         Jwt jwt;
         try {
-            jwt = decoder.decode(token);
+            jwt = decoder.decode(presented.secret());
         } catch (JwtException e) {
             // The decoder's message may quote claims; the caller only learns that the token is not accepted.
             boolean expired = e.getMessage() != null && e.getMessage().contains("expired");
-            throw new ApiProblem(ErrorCode.UNAUTHORIZED, expired ? "the session token has expired" : "the session token is not valid");
+            throw CredentialsRefused.unauthorized(expired ? "the session token has expired" : "the session token is not valid");
         }
         List<String> projects = jwt.hasClaim(projectsClaim) ? jwt.getClaimAsStringList(projectsClaim) : List.of();
         if (projects == null || !projects.contains(projectId)) {
-            throw new ApiProblem(ErrorCode.FORBIDDEN, "this session may not use project " + Echo.of(projectId));
+            throw CredentialsRefused.forbidden("this session may not use project " + Echo.of(projectId));
         }
-        return new Caller(projectId, Caller.Kind.SESSION, "session", null, null);
+        Caller caller = new Caller(projectId, Caller.Kind.SESSION, "session", null, null);
+        return new Authenticated(caller, List.of(caller.kind().name()));
     }
 }

@@ -11,6 +11,7 @@ import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
@@ -99,6 +100,16 @@ class ProblemHandler {
     @ExceptionHandler(InvalidMediaTypeException.class)
     ResponseEntity<byte[]> invalidMediaType(InvalidMediaTypeException e, HttpServletRequest request) {
         return respond(ErrorCode.INVALID_REQUEST, "a media type in Accept or Content-Type is not valid", request, null);
+    }
+
+    /**
+     * Spring Security's firewall, when a handler reads a header or parameter it refuses (a control character such as a
+     * tab in {@code Accept}); its message may quote the request, so it is not repeated.
+     */
+    @ExceptionHandler(RequestRejectedException.class)
+    ResponseEntity<byte[]> rejected(RequestRejectedException e, HttpServletRequest request) {
+        return respond(ErrorCode.INVALID_REQUEST, "the request is not valid: a path, method, header or parameter the api refuses as"
+                + " ambiguous", request, null);
     }
 
     @ExceptionHandler(HttpMessageNotWritableException.class)

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.api.security;
+
+import org.jspecify.annotations.NullMarked;
