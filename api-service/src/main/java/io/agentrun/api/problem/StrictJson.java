@@ -42,15 +42,7 @@ public final class StrictJson {
             throw invalid("send a JSON body");
         }
         String text = utf8(body);
-        try {
-            T value = typed.forType(type).readValue(text);
-            if (value == null) {
-                throw invalid("send a JSON object");
-            }
-            return value;
-        } catch (JacksonException e) {
-            throw invalid(reason(e));
-        }
+        return bound(() -> typed.forType(type).readValue(text));
     }
 
     /**
@@ -59,15 +51,21 @@ public final class StrictJson {
      * @throws ApiProblem {@code invalid_request} naming what is wrong
      */
     public <T> T read(JsonNode tree, Class<T> type) {
+        return bound(() -> typed.forType(type).readValue(tree));
+    }
+
+    /** A typed read's value, or the problem naming why there is none. */
+    private static <T> T bound(java.util.function.Supplier<T> read) {
+        T value;
         try {
-            T value = typed.forType(type).readValue(tree);
-            if (value == null) {
-                throw invalid("send a JSON object");
-            }
-            return value;
+            value = read.get();
         } catch (JacksonException e) {
             throw invalid(reason(e));
         }
+        if (value == null) {
+            throw invalid("send a JSON object");
+        }
+        return value;
     }
 
     /**
