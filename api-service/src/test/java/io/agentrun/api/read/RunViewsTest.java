@@ -16,7 +16,12 @@ class RunViewsTest {
     private static final Instant ENDED = CREATED.plusSeconds(2);
 
     private static RunState run(RunStatus status, long lastSeq, long endSeq, String output, @Nullable String errorCode) {
-        return new RunState("run_a", status, "demo", "thr_a", "assistant", 1, lastSeq, endSeq, 0, 10, 10, output, null, null,
+        return run(status, lastSeq, endSeq, output, errorCode, lastSeq >= 0 ? "worker-1" : null);
+    }
+
+    private static RunState run(RunStatus status, long lastSeq, long endSeq, String output, @Nullable String errorCode,
+            @Nullable String worker) {
+        return new RunState("run_a", status, "demo", "thr_a", "assistant", 1, lastSeq, endSeq, 0, 10, 10, output, null, worker,
                 errorCode, errorCode == null ? null : "why", CREATED, "stream", null, CREATED.plusMillis(5), ENDED,
                 endSeq < 0 ? null : new Usage(2, 4), false);
     }
@@ -39,6 +44,15 @@ class RunViewsTest {
         assertThat(ended.output()).isEqualTo("Echo #1: hi");
         assertThat(ended.endedAt()).isEqualTo(ENDED);
         assertThat(ended.usage()).isEqualTo(new Usage(2, 4));
+    }
+
+    /** A quick run under load: the worker is done before the relay applied even its run_start (CI, BackgroundRunIT). */
+    @Test
+    void aClaimedRunWhoseEventsTheRelayHasNotAppliedYetReadsAsRunning() {
+        RunView released = ReadController.RunViews.of(run(RunStatus.COMPLETED, -1, -1, "", null, "worker-1"));
+
+        assertThat(released.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(released.output()).isNull();
     }
 
     @Test
