@@ -41,6 +41,10 @@ class KafkaClusterIT {
         String topic = "replicated-" + UUID.randomUUID();
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, Optional.of(6), Optional.empty()))).all().get(30, TimeUnit.SECONDS);
+            // Created is not yet known everywhere: the node asked may not have the new metadata for a moment (CI once
+            // answered UnknownTopicOrPartition here).
+            Deadline.await("every node to know " + topic, Duration.ofSeconds(30), Duration.ofMillis(100), () -> { },
+                    () -> isr(admin, topic) > 0);
             TopicDescription description = describe(admin, topic);
             assertThat(description.partitions()).hasSize(6)
                     .allSatisfy(p -> assertThat(p.replicas()).hasSize(3))
