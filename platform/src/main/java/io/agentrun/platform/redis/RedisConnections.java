@@ -54,13 +54,6 @@ public final class RedisConnections implements AutoCloseable {
     public static final Duration DEFAULT_TOPOLOGY_REFRESH = Duration.ofSeconds(10);
     /** Longest wait for the client to load a topology it announced before topology-change actions run anyway. */
     private static final Duration TOPOLOGY_LOAD_WAIT = Duration.ofSeconds(1);
-    /**
-     * Shortest spacing of two re-reads on adaptive triggers. Lettuce's default (30 s) let a failover that came within
-     * 30 s of an earlier trigger (a frozen replica's timeouts) go unseen until the next periodic re-read, while MOVED
-     * redirects already served the new primary's slots: a worker's sweeper could read them before its pause began
-     * (RedisClusterFaultIT). A re-read asks every node for its view, so once a second is cheap even under a redirect storm.
-     */
-    private static final Duration ADAPTIVE_REFRESH_SPACING = Duration.ofSeconds(1);
 
     private final AbstractRedisClient client;
     private final DedicatedConnection shared;
@@ -144,7 +137,6 @@ public final class RedisConnections implements AutoCloseable {
                         .dynamicRefreshSources(dynamicRefreshSources)
                         .enablePeriodicRefresh(refresh)
                         .enableAllAdaptiveRefreshTriggers()
-                        .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_SPACING)
                         .build());
     }
 
