@@ -79,7 +79,9 @@ class CommandHopFaultIT {
                     .until(() -> nodes.stream().allMatch(CommandHopFaultIT::up));
             faults.put("back", System.nanoTime());
 
-            String worker = workerOfARunningRun(runs);
+            // The test's own Redis connection may still hold the socket Redis's kill reset: ask until it answers.
+            String worker = await("a running run's worker").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions().until(() -> workerOfARunningRun(runs), w -> w != null);
             faults.put(worker, System.nanoTime());
             stack.kill9AndAwaitRestart(worker);
             faults.put("relay-1", System.nanoTime());
