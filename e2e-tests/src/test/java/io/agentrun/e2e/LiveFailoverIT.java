@@ -105,7 +105,7 @@ class LiveFailoverIT {
         String channel = RedisKeys.nodeChannel(live.nodeId());
         await("the api node to subscribe to its channel on the slot's primary").atMost(RESUBSCRIBED).pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions().until(() -> cluster.shardSubscribers(cluster.primaryOf(slot), channel) >= 1);
-        await("the slot's primary to take writes").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        await("the slot's primary to take writes").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions().until(() -> cluster.state(cluster.primaryOf(slot)).equals("ok"));
         long liveFrom = System.currentTimeMillis();
         long fromBacklogThen = live.eventsFromBacklog();
