@@ -113,6 +113,9 @@ final class StackProcess implements AutoCloseable {
                             "--api-port", "" + apiPort, "--kafka-port", "" + kafkaPort));
             Map<String, String> env = new java.util.HashMap<>(environment);
             env.put("AGENTRUN_DEV_API_KEY", API_KEY);
+            // C1 only: a fault suite starts its services (and each it kills) again and again and loads them lightly; half of
+            // a start's CPU is C2 compiling start-up code (see infra's ServiceLaunch).
+            env.putIfAbsent("AGENTRUN_SERVICE_JIT", "quick");
             // The stack starts its own redis-server unless the caller names one (a test's Redis Cluster); a REDIS_URL
             // this JVM inherited must not leak into the stack (blank counts as unset).
             env.putIfAbsent("REDIS_URL", "");
@@ -122,9 +125,24 @@ final class StackProcess implements AutoCloseable {
             stack.awaitReady();
             System.out.printf("StackProcess: %d api × %d worker × %d relay × %d broker stack ready in %d ms%n", apis, workers, relays,
                     kafkaBrokers, (System.nanoTime() - started) / 1_000_000);
+            stack.requireClassDataArchives(home);
             return stack;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Each service module's class-data archive, which the stack writes when it starts first after a build: without them
+     * every service start costs 40% more CPU and the fault suites slow down unnoticed.
+     */
+    private void requireClassDataArchives(Path home) {
+        for (String module : List.of("api-service", "run-worker", "event-relay")) {
+            Path archive = home.resolve(module).resolve("target/launch/cds").resolve(module + ".jsa");
+            if (!Files.isRegularFile(archive)) {
+                throw new IllegalStateException("the stack wrote no class-data archive " + archive + "; see " + state.resolve("logs")
+                        .resolve(module + "-archiving.log") + " and " + state.resolve("stack.log"));
+            }
         }
     }
 

@@ -43,6 +43,7 @@ public final class LocalStack {
     private static final Duration SUPERVISION_INTERVAL = Duration.ofMillis(500);
 
     private final StackOptions options;
+    private final ServiceLaunch launcher;
     private final Path state;
     private final List<Service> services = new ArrayList<>();
     private RedisServer redis;
@@ -61,14 +62,16 @@ public final class LocalStack {
     /** A supervised service process and how to start it again. */
     private static final class Service {
         final String name;
-        final List<String> command;
+        final String module;
+        final List<String> args;
         final Map<String, String> env;
         final Path log;
         volatile ChildProcess process;
 
-        Service(String name, List<String> command, Map<String, String> env, Path log) {
+        Service(String name, String module, List<String> args, Map<String, String> env, Path log) {
             this.name = name;
-            this.command = command;
+            this.module = module;
+            this.args = args;
             this.env = env;
             this.log = log;
         }
@@ -76,6 +79,7 @@ public final class LocalStack {
 
     private LocalStack(StackOptions options) {
         this.options = options;
+        this.launcher = new ServiceLaunch(options.home());
         this.state = options.stateDir();
     }
 
@@ -147,11 +151,11 @@ public final class LocalStack {
         Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafkaBootstrap
                 + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
         for (int i = 1; i <= options.relays(); i++) {
-            service("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
+            plan("relay-" + i, "event-relay", withManagementPort(shared), List.of("--agentrun.relay.id=relay-" + i));
         }
         for (int i = 1; i <= options.workers(); i++) {
             // demo-tools: the agents.yml assistant's `wait` tool, to try a cancel mid-tool-call (off in production)
-            service("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i,
+            plan("worker-" + i, "run-worker", withManagementPort(shared), List.of("--agentrun.worker.id=worker-" + i,
                     "--agentrun.worker.demo-tools=true"));
         }
         List<Integer> apiPorts = new ArrayList<>();
@@ -175,7 +179,11 @@ public final class LocalStack {
             if (Files.exists(agentsFile)) {
                 env.put("AGENTRUN_AGENTS_FILE", agentsFile.toString());
             }
-            service("api-" + i, "api-service", env, List.of());
+            plan("api-" + i, "api-service", env, List.of());
+        }
+        archiveMissingClasses();
+        for (Service service : services) {
+            launch(service);
         }
         for (int port : apiPorts) {
             awaitHealthy(port);
@@ -280,29 +288,33 @@ public final class LocalStack {
         return kafka.size() == 1 ? "kafka" : "kafka-" + broker.nodeId();
     }
 
-    private void service(String name, String module, Map<String, String> env, List<String> args) throws IOException {
-        Path jar = serviceJar(module);
-        List<String> command = JavaCommand.java(
-                List.of("-Xms64m", "-Xmx768m", "-XX:+UseG1GC"),
-                JavaCommand.infraLocation() + java.io.File.pathSeparator + jar,
-                ParentWatch.class.getName(),
-                Stream.concat(Stream.of("org.springframework.boot.loader.launch.JarLauncher"), args.stream()).toList());
-        Service service = new Service(name, command, env, state.resolve("logs").resolve(name + ".log"));
-        launch(service);
-        services.add(service);
+    private void plan(String name, String module, Map<String, String> env, List<String> args) {
+        services.add(new Service(name, module, args, env, state.resolve("logs").resolve(name + ".log")));
+    }
+
+    /** The class-data archive of each module that has none, written by one start of each at once (the first stack after a build). */
+    private void archiveMissingClasses() {
+        Map<String, Service> firstOfEach = new java.util.LinkedHashMap<>();
+        services.forEach(service -> firstOfEach.putIfAbsent(service.module, service));
+        try (var archiving = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Service service : firstOfEach.values()) {
+                archiving.submit(() -> {
+                    try {
+                        launcher.archiveIfMissing(service.module, service.env, service.args,
+                                state.resolve("logs").resolve(service.module + "-archiving.log"));
+                    } catch (IOException e) {
+                        say(e.getMessage() + "; " + service.module + " starts without a class-data archive");
+                    }
+                });
+            }
+        }
     }
 
     private void launch(Service service) throws IOException {
-        service.process = ChildProcess.start(service.name, service.command, service.env, service.log, false);
+        // Built at each start: a restart uses the class-data archive written since the first.
+        List<String> command = launcher.command(service.module, service.args);
+        service.process = ChildProcess.start(service.name, command, service.env, service.log, false);
         writePid(service.name, service.process.pid());
-    }
-
-    private Path serviceJar(String module) throws IOException {
-        Path target = options.home().resolve(module).resolve("target");
-        try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
-            return files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no " + module + " jar in " + target + "; build first: ./mvnw -DskipTests package"));
-        }
     }
 
     private void awaitHealthy(int port) {
@@ -354,7 +366,7 @@ public final class LocalStack {
     private void stop() {
         stopping = true;
         say("stopping");
-        List<ChildProcess> processes = services.stream().map(s -> s.process).toList();
+        List<ChildProcess> processes = services.stream().map(s -> s.process).filter(java.util.Objects::nonNull).toList();
         processes.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
         processes.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
         processes.parallelStream().forEach(ChildProcess::close);
