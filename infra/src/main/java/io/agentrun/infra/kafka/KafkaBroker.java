@@ -196,7 +196,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (Files.exists(dataDir.resolve("log").resolve("meta.properties"))) {
             return;
         }
-        List<String> command = JavaCommand.java(List.of("-Xmx256m"), JavaCommand.infraRuntimeClasspath(),
+        // C1 only: a tool that runs for seconds gains nothing from C2 but its compile threads' CPU.
+        List<String> command = JavaCommand.java(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), JavaCommand.infraRuntimeClasspath(),
                 "kafka.tools.StorageTool",
                 List.of("format", "-t", quorum.clusterId(), "-c", properties.toString()));
         try (ChildProcess format = ChildProcess.start("kafka-format", command, Map.of(), dataDir.resolve("format.log"))) {
