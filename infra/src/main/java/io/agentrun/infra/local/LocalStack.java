@@ -4,8 +4,6 @@ import io.agentrun.infra.kafka.KafkaBroker;
 import io.agentrun.infra.kafka.KafkaCluster;
 import io.agentrun.infra.process.ChildProcess;
 import io.agentrun.infra.process.Deadline;
-import io.agentrun.infra.process.JavaCommand;
-import io.agentrun.infra.process.ParentWatch;
 import io.agentrun.infra.process.Ports;
 import io.agentrun.infra.redis.RedisCluster;
 import io.agentrun.infra.redis.RedisEndpoints;

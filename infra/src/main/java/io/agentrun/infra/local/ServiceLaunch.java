@@ -1,5 +1,7 @@
 package io.agentrun.infra.local;
 
+import io.agentrun.infra.process.ChildProcess;
+import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.ParentWatch;
 import java.io.File;
@@ -13,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
@@ -58,6 +59,11 @@ final class ServiceLaunch {
         if (Files.exists(archive)) {
             jvm.add("-XX:SharedArchiveFile=" + archive);
         }
+        return javaCommand(app, jvm, args);
+    }
+
+    /** The service's main class under {@link ParentWatch}, on {@link #classpath}. */
+    private static List<String> javaCommand(Path app, List<String> jvm, List<String> args) throws IOException {
         List<String> mainAndArgs = new ArrayList<>();
         mainAndArgs.add(mainClass(app));
         mainAndArgs.addAll(args);
@@ -99,26 +105,15 @@ final class ServiceLaunch {
         Path partial = archive.resolveSibling(module + "." + ProcessHandle.current().pid() + ".partial");
         List<String> jvm = new ArrayList<>(baseOptions());
         jvm.addAll(List.of("-XX:ArchiveClassesAtExit=" + partial, "-Dspring.context.exit=onRefresh"));
-        List<String> mainAndArgs = new ArrayList<>();
-        mainAndArgs.add(mainClass(app));
-        mainAndArgs.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(JavaCommand.java(jvm, classpath(app), ParentWatch.class.getName(), mainAndArgs))
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(env);
-        Process training = builder.start();
-        try {
-            if (!training.waitFor(TRAINING_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                training.destroyForcibly();
-                throw new IOException(module + " did not start within " + TRAINING_TIMEOUT + " to be archived (see " + log + ")");
-            }
+        try (ChildProcess training = ChildProcess.start(module + "-archiving", javaCommand(app, jvm, args), env, log)) {
+            Deadline.await(module + " to start once and stop, to be archived (see " + log + ")", TRAINING_TIMEOUT,
+                    java.time.Duration.ofMillis(100), () -> { }, () -> !training.isAlive());
             if (!Files.exists(partial)) {
-                throw new IOException(module + " exited " + training.exitValue() + " without a class-data archive (see " + log + ")");
+                throw new IOException(module + " exited without a class-data archive (see " + log + ")");
             }
             Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (InterruptedException e) {
-            training.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while archiving " + module, e);
+        } catch (IllegalStateException timedOutOrInterrupted) {
+            throw new IOException(timedOutOrInterrupted.getMessage(), timedOutOrInterrupted);
         } finally {
             Files.deleteIfExists(partial);
         }
