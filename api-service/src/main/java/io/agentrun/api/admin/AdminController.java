@@ -16,6 +16,9 @@ import io.agentrun.model.admin.Rotation;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.mcp.McpServerView;
+import io.agentrun.model.mcp.McpToolset;
+import io.agentrun.platform.mcp.McpServerStore;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +50,7 @@ class AdminController {
     private final ResponseSchemaCheck schemas;
     private final Projects projects;
     private final AgentCatalog agents;
+    private final McpServerStore mcpServers;
     private final ContextStore contexts;
     private final KeyStore keys;
     private final AuthSettings authSettings;
@@ -54,7 +58,8 @@ class AdminController {
     private final JsonCodec codec;
 
     AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
-            JsonCodec codec, ResponseSchemaCheck schemas) {
+            JsonCodec codec, ResponseSchemaCheck schemas, McpServerStore mcpServers) {
+        this.mcpServers = mcpServers;
         this.schemas = schemas;
         this.projects = projects;
         this.agents = agents;
@@ -91,6 +96,7 @@ class AdminController {
         if (agent.responseFormat() != null) {
             schemas.require(agent.responseFormat().schema());
         }
+        requireRegistered(projectId, agent.mcpServers());
         return respond(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
     }
 
@@ -182,9 +188,22 @@ class AdminController {
         return ResponseEntity.noContent().build();
     }
 
+    /** Each MCP server the agent names is registered in the project and allows the tools the agent lists of it. */
+    private void requireRegistered(String projectId, List<McpToolset> toolsets) {
+        for (McpToolset toolset : toolsets) {
+            McpServerView server = mcpServers.find(projectId, toolset.server()).orElseThrow(() -> new ApiProblem(ErrorCode.INVALID_REQUEST,
+                    "mcp_servers: the project has no MCP server '" + toolset.server() + "' (register it at /admin/v1/projects/"
+                            + projectId + "/mcp-servers)"));
+            List<String> refused = toolset.tools().stream().filter(tool -> !server.allows(tool)).toList();
+            if (!refused.isEmpty()) {
+                throw new ApiProblem(ErrorCode.INVALID_REQUEST, "mcp_servers: '" + server.id() + "' does not allow " + refused
+                        + " (its allowed_tools: " + server.allowedTools() + ")");
+            }
+        }
+    }
+
     private ProjectView requireProject(String projectId) {
-        return projects.find(projectId)
-                .orElseThrow(() -> new ApiProblem(ErrorCode.PROJECT_NOT_FOUND, "no project '" + Echo.of(projectId) + "'"));
+        return projects.require(projectId);
     }
 
     private static ApiProblem noAgent(String agentId) {

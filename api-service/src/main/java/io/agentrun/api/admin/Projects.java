@@ -1,5 +1,8 @@
 package io.agentrun.api.admin;
 
+import io.agentrun.api.problem.ApiProblem;
+import io.agentrun.api.problem.Echo;
+import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.admin.NewProject;
 import io.agentrun.model.admin.ProjectView;
 import io.agentrun.model.naming.RedisKeys;
@@ -40,6 +43,11 @@ public final class Projects {
             return Optional.empty();
         }
         return Optional.of(new ProjectView(projectId, stored.getOrDefault("name", projectId), Instant.parse(stored.get("created_at"))));
+    }
+
+    /** @throws ApiProblem {@code project_not_found} when there is none */
+    public ProjectView require(String projectId) {
+        return find(projectId).orElseThrow(() -> new ApiProblem(ErrorCode.PROJECT_NOT_FOUND, "no project '" + Echo.of(projectId) + "'"));
     }
 
     public List<ProjectView> list() {

@@ -7,11 +7,9 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.webhook.IssuedWebhookSecret;
 import io.agentrun.model.webhook.NewWebhookEndpoint;
 import io.agentrun.model.webhook.WebhookEndpoint;
-import io.agentrun.platform.webhook.DestinationGuard;
+import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
-import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -126,19 +124,12 @@ class WebhookAdminController {
         return respond(HttpStatus.ACCEPTED, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
     }
 
-    /** Resolved now: a URL that leads to a private, loopback or link-local address is refused before it is stored. */
     private void requirePublic(String url) {
-        try {
-            guard.resolve(URI.create(url).getHost());
-        } catch (DestinationGuard.RefusedDestination e) {
-            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url: " + e.getMessage());
-        } catch (UnknownHostException e) {
-            throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url: its host does not resolve");
-        }
+        Destinations.requireAllowed(guard, url);
     }
 
     private void requireProject(String projectId) {
-        projects.find(projectId).orElseThrow(() -> new ApiProblem(ErrorCode.PROJECT_NOT_FOUND, "no project '" + Echo.of(projectId) + "'"));
+        projects.require(projectId);
     }
 
     private WebhookEndpoint require(String projectId, String endpointId) {

@@ -1,9 +1,11 @@
 package io.agentrun.model.agent;
 
 import io.agentrun.model.command.ResponseFormat;
+import io.agentrun.model.mcp.McpToolset;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -32,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  * @param thinkingBudget    Anthropic extended thinking budget in tokens; {@code null} = off
  * @param scripted          options of the scripted model
  * @param responseFormat    the JSON Schema answers must match when a run request gives none; {@code null} = text
+ * @param mcpServers        tools of the project's registered MCP servers the model may call, per server; their names
+ *                          and {@code tools}' are one namespace (no name twice)
  */
 public record AgentDefinition(
         String id,
@@ -50,12 +54,15 @@ public record AgentDefinition(
         boolean metadataToModel,
         @Nullable Integer thinkingBudget,
         ScriptedOptions scripted,
-        @Nullable ResponseFormat responseFormat) {
+        @Nullable ResponseFormat responseFormat,
+        List<McpToolset> mcpServers) {
 
     public static final Set<String> PROVIDERS = Set.of("openai", "anthropic", "scripted");
     public static final int DEFAULT_MAX_TOOL_CALLS = 10;
     public static final int DEFAULT_CONTEXT_TOKEN_BUDGET = 2000;
 
+    /** Offered on its own to a run whose contexts did not fit the instructions. */
+    private static final String CONTEXT_SEARCH = "context_search";
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern TOOL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
@@ -104,6 +111,27 @@ public record AgentDefinition(
         }
         require(thinkingBudget == null || thinkingBudget >= 1024, "thinking_budget must be at least 1024 tokens");
         scripted = scripted == null ? ScriptedOptions.DEFAULT : scripted;
+        mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
+        requireOneNamespace(tools, mcpServers);
+    }
+
+    /** Every tool name the model may be offered, once: a call names the tool it means. */
+    private static void requireOneNamespace(List<String> tools, List<McpToolset> mcpServers) {
+        Set<String> names = new HashSet<>(tools);
+        require(names.size() == tools.size(), "tools: a tool is listed twice");
+        Set<String> servers = new HashSet<>();
+        for (McpToolset toolset : mcpServers) {
+            require(servers.add(toolset.server()), "mcp_servers: server '" + toolset.server() + "' is listed twice");
+            for (String tool : toolset.tools()) {
+                require(!tool.equals(CONTEXT_SEARCH), "mcp_servers: '" + CONTEXT_SEARCH + "' is the name of a built-in tool");
+                require(names.add(tool), "mcp_servers: tool '" + tool + "' (of '" + toolset.server() + "') has the name of another tool of the agent");
+            }
+        }
+    }
+
+    /** Whether a run of this agent needs the project's MCP servers. */
+    public boolean usesMcp() {
+        return !mcpServers.isEmpty();
     }
 
     public static boolean isValidId(String candidate) {
@@ -117,14 +145,20 @@ public record AgentDefinition(
 
     public static AgentDefinition scripted(String id, ScriptedOptions options) {
         return new AgentDefinition(id, id, "scripted", "", null, null, "", List.of("calculator", "current_time", "context_search"),
-                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options, null);
+                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options, null, List.of());
     }
 
     /** A copy with other tools, for tests and tooling. */
     public AgentDefinition withTools(List<String> allowed) {
         return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, new ArrayList<>(allowed),
                 temperature, maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
-                responseFormat);
+                responseFormat, mcpServers);
+    }
+
+    /** A copy that may call these MCP tools, for tests and tooling. */
+    public AgentDefinition withMcpServers(List<McpToolset> toolsets) {
+        return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature, maxOutputTokens,
+                maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted, responseFormat, toolsets);
     }
 
     private static boolean isHttpUrl(String value) {

@@ -183,6 +183,11 @@ public final class RedisKeys {
         return project(projectId) + ":webhooks";
     }
 
+    /** Hash: a project's MCP servers, server id → the server's JSON with its headers sealed. */
+    public static String mcpServers(String projectId) {
+        return project(projectId) + ":mcp-servers";
+    }
+
     /** Hash: an endpoint's signing secrets, encrypted ({@code current}, and {@code previous} until {@code previous_until}). */
     public static String webhookSecrets(String endpointId) {
         return "ar:webhook:{" + endpointId + "}:secrets";

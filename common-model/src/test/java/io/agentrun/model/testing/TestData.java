@@ -1,6 +1,7 @@
 package io.agentrun.model.testing;
 
 import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.mcp.McpToolset;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.command.RunInput;
@@ -110,6 +111,7 @@ public final class TestData {
         private Integer thinkingBudget;
         private AgentDefinition.ScriptedOptions scripted = AgentDefinition.ScriptedOptions.DEFAULT;
         private ResponseFormat responseFormat;
+        private final List<McpToolset> mcpServers = new ArrayList<>();
 
         public AgentBuilder id(String id) {
             this.id = id;
@@ -186,6 +188,12 @@ public final class TestData {
             return this;
         }
 
+        /** May call these tools of a registered MCP server. */
+        public AgentBuilder mcpServer(String server, String... tools) {
+            this.mcpServers.add(new McpToolset(server, List.of(tools)));
+            return this;
+        }
+
         public AgentBuilder scripted(int wordsPerDelta, long deltaDelayMs) {
             this.scripted = new AgentDefinition.ScriptedOptions(wordsPerDelta, deltaDelayMs);
             return this;
@@ -194,7 +202,7 @@ public final class TestData {
         public AgentDefinition build() {
             return new AgentDefinition(id, id, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature,
                     maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
-                    responseFormat);
+                    responseFormat, mcpServers);
         }
     }
 }

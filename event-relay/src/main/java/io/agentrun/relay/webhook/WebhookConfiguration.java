@@ -2,7 +2,7 @@ package io.agentrun.relay.webhook;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.store.RunStore;
-import io.agentrun.platform.webhook.DestinationGuard;
+import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.webhook.RetrySchedule;
 import io.agentrun.platform.webhook.WebhookSender;
 import io.agentrun.platform.webhook.WebhookSettings;

@@ -19,6 +19,9 @@ import io.agentrun.platform.web.ContainerProblemsConfiguration;
 import java.time.Duration;
 import java.time.Clock;
 import io.agentrun.platform.webhook.WebhookSettings;
+import io.agentrun.platform.mcp.McpServerStore;
+import io.agentrun.platform.mcp.McpSettings;
+import io.agentrun.platform.secret.SecretBox;
 import io.agentrun.platform.webhook.WebhookStore;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -28,7 +31,7 @@ import org.springframework.context.annotation.Import;
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
 @Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class, KafkaConfiguration.class})
-@EnableConfigurationProperties({StateSettings.class, WebhookSettings.class})
+@EnableConfigurationProperties({StateSettings.class, WebhookSettings.class, McpSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -63,6 +66,15 @@ public class PlatformConfiguration {
     @Bean
     WebhookStore webhookStore(RedisConnections redis, JsonCodec codec, WebhookSettings settings) {
         return new WebhookStore(redis, codec, settings, Clock.systemUTC());
+    }
+
+    /** The MCP servers' headers are sealed with {@code agentrun.mcp.secret-key}, or else the webhooks' key. */
+    @Bean
+    McpServerStore mcpServerStore(RedisConnections redis, JsonCodec codec, McpSettings settings, WebhookSettings webhooks) {
+        SecretBox box = settings.secretKey().isBlank()
+                ? new SecretBox(webhooks.secretKey(), "agentrun.mcp.secret-key (or agentrun.webhooks.secret-key)")
+                : new SecretBox(settings.secretKey(), "agentrun.mcp.secret-key");
+        return new McpServerStore(redis, codec, box, Clock.systemUTC());
     }
 
     @Bean

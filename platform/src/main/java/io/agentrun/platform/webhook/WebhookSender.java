@@ -1,17 +1,15 @@
 package io.agentrun.platform.webhook;
 
+import io.agentrun.platform.egress.DestinationGuard;
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.EmptyWebhookSecretException;
 import com.standardwebhooks.exceptions.WebhookSigningException;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -40,20 +38,9 @@ public final class WebhookSender implements AutoCloseable {
     /** @param timeout for connecting and for the answer each */
     public WebhookSender(DestinationGuard guard, Duration timeout, int maxConnections) {
         Timeout limit = Timeout.of(timeout);
-        DnsResolver pinned = new DnsResolver() {
-            @Override
-            public InetAddress[] resolve(String host) throws UnknownHostException {
-                return guard.resolve(host);
-            }
-
-            @Override
-            public String resolveCanonicalHostname(String host) {
-                return host;
-            }
-        };
         this.http = HttpClients.custom()
                 .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setDnsResolver(pinned)
+                        .setDnsResolver(guard.dnsResolver())
                         .setMaxConnTotal(maxConnections)
                         .setMaxConnPerRoute(Math.max(2, maxConnections / 8))
                         .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(limit).setSocketTimeout(limit).build())

@@ -9,6 +9,7 @@ import io.agentrun.model.webhook.WebhookDelivery;
 import io.agentrun.model.webhook.WebhookEndpoint;
 import io.agentrun.platform.digest.Digests;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.secret.SecretBox;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.ZAddArgs;
@@ -62,7 +63,7 @@ public final class WebhookStore {
     public WebhookStore(RedisConnections redis, JsonCodec codec, WebhookSettings settings, Clock clock) {
         this.redis = redis;
         this.codec = codec;
-        this.box = new SecretBox(settings.secretKey());
+        this.box = new SecretBox(settings.secretKey(), "agentrun.webhooks.secret-key");
         this.settings = settings;
         this.clock = clock;
     }

@@ -1,5 +1,6 @@
 package io.agentrun.platform.webhook;
 
+import io.agentrun.platform.egress.DestinationGuard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;

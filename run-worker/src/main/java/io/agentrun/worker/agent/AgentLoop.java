@@ -2,7 +2,6 @@ package io.agentrun.worker.agent;
 
 import io.agentrun.worker.model.ModelSettings;
 import io.agentrun.worker.emit.EventSink;
-import io.agentrun.worker.context.RunContexts;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.ResponseFormat;
@@ -97,7 +96,7 @@ public final class AgentLoop {
                 : agent.responseFormat();
         AnswerShape shape = AnswerShape.of(format, codec);
         String system = systemPrompt(setup, shape);
-        List<ToolSpec> offered = offeredTools(agent, setup.contexts());
+        List<ToolSpec> offered = offeredTools(agent, setup);
         ToolRunner.Budget budget = toolRunner.budget(agent, offered);
         boolean reshaped = false;
         for (int step = 0; ; step++) {
@@ -213,10 +212,10 @@ public final class AgentLoop {
         return system.toString();
     }
 
-    /** The agent's allowed tools that this worker has, plus context_search when contexts did not fit. */
-    private List<ToolSpec> offeredTools(AgentDefinition agent, RunContexts contexts) {
+    /** The agent's allowed tools that this worker has, plus context_search when contexts did not fit, then its MCP tools. */
+    private List<ToolSpec> offeredTools(AgentDefinition agent, RunSetup setup) {
         List<String> names = new ArrayList<>(agent.tools());
-        if (!contexts.searchable().isEmpty() && !names.contains(ContextSearchTool.NAME)) {
+        if (!setup.contexts().searchable().isEmpty() && !names.contains(ContextSearchTool.NAME)) {
             names.add(ContextSearchTool.NAME);
         }
         List<ToolSpec> specs = new ArrayList<>();
@@ -225,6 +224,7 @@ public final class AgentLoop {
                     tool -> specs.add(new ToolSpec(tool.name(), tool.description(), tool.parameters())),
                     () -> log.warn("agent {} allows tool '{}', which this worker does not have", agent.id(), name));
         }
+        setup.mcpTools().forEach(tool -> specs.add(new ToolSpec(tool.name(), tool.description(), tool.parameters())));
         return specs;
     }
 

@@ -17,6 +17,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Scope;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ final class ToolRunner {
 
     private Result outcome(ToolCall call, JsonNode arguments, RunSetup setup, Budget budget, CancelToken token)
             throws InterruptedException, CancelledDuringCall {
-        Tool tool = budget.offered.contains(call.name()) ? tools.find(call.name()).orElse(null) : null;
+        Tool tool = budget.offered.contains(call.name()) ? setup.tool(call.name(), tools).orElse(null) : null;
         if (tool == null) {
             return Result.error("unknown tool '" + call.name() + "'; available: "
                     + (budget.offered.isEmpty() ? "none" : String.join(", ", budget.offered.stream().sorted().toList())));
@@ -123,11 +124,12 @@ final class ToolRunner {
     private Result execute(Tool tool, ToolInvocation invocation, CancelToken token)
             throws InterruptedException, CancelledDuringCall {
         Future<String> running = toolThreads.submit(() -> tool.execute(invocation));
+        Duration deadline = tool.callTimeout().orElse(settings.callTimeout());
         try (CancelToken.Registration abort = token.onCancel(() -> running.cancel(true))) {
-            return Result.ok(running.get(settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            return Result.ok(running.get(deadline.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             running.cancel(true);
-            return Result.error("the tool did not finish within " + settings.callTimeout().toSeconds() + " s");
+            return Result.error("the tool did not finish within " + deadline.toSeconds() + " s");
         } catch (CancellationException e) {
             throw new CancelledDuringCall();
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.agentrun.worker.run;
 
+import io.agentrun.worker.mcp.McpToolbox;
 import io.agentrun.worker.WorkerSettings;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
@@ -50,10 +51,12 @@ final class RunExecutor {
     private final WorkerSettings settings;
     private final Clock clock;
     private final RedisConnections redis;
+    private final McpToolbox mcpTools;
 
     RunExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis) {
+            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis, McpToolbox mcpTools) {
         this.redis = redis;
+        this.mcpTools = mcpTools;
         this.ownership = ownership;
         this.threads = threads;
         this.agents = agents;
@@ -123,7 +126,8 @@ final class RunExecutor {
         }
         AgentDefinition definition = agent.join()
                 .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
-        return new RunSetup(command, definition, withoutThisRun(command, history.join()), contexts(command, definition));
+        return new RunSetup(command, definition, withoutThisRun(command, history.join()), contexts(command, definition),
+                mcpTools.toolsFor(command.projectId(), definition));
     }
 
     /**

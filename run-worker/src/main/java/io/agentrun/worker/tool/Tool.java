@@ -1,5 +1,7 @@
 package io.agentrun.worker.tool;
 
+import java.time.Duration;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,6 +19,11 @@ public interface Tool {
 
     /** JSON schema of its arguments (an object). */
     JsonNode parameters();
+
+    /** How long one call may take, when the tool says so; else {@code agentrun.worker.tools.call-timeout}. */
+    default Optional<Duration> callTimeout() {
+        return Optional.empty();
+    }
 
     /**
      * @return the result as text for the model

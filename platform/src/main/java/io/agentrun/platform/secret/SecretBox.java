@@ -1,4 +1,4 @@
-package io.agentrun.platform.webhook;
+package io.agentrun.platform.secret;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -11,18 +11,24 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals the endpoints' signing secrets for Redis (AES-256-GCM, a fresh nonce each time): a secret must be read back to
- * sign, so it cannot be stored as a hash like an API key; sealed, a copy of Redis alone does not give it away.
+ * Seals secrets that must be read back for Redis — webhook signing secrets, MCP servers' headers — (AES-256-GCM, a
+ * fresh nonce each time): such a secret cannot be stored as a hash like an API key; sealed, a copy of Redis alone does
+ * not give it away.
  */
-final class SecretBox {
+public final class SecretBox {
 
     private static final int NONCE = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Optional<SecretKeySpec> key;
+    private final String property;
 
-    /** @param base64Key 32 bytes, base64; blank: no key, and sealing fails with {@link NoKey} */
-    SecretBox(String base64Key) {
+    /**
+     * @param base64Key 32 bytes, base64; blank: no key, and sealing fails with {@link NoKey}
+     * @param property  where the key is configured, for the messages
+     */
+    public SecretBox(String base64Key, String property) {
+        this.property = property;
         if (base64Key.isBlank()) {
             key = Optional.empty();
             return;
@@ -31,19 +37,19 @@ final class SecretBox {
         try {
             bytes = Base64.getDecoder().decode(base64Key.strip());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("agentrun.webhooks.secret-key is not base64");
+            throw new IllegalArgumentException(property + " is not base64");
         }
         if (bytes.length != 32) {
-            throw new IllegalArgumentException("agentrun.webhooks.secret-key must be 32 bytes (base64), not " + bytes.length);
+            throw new IllegalArgumentException(property + " must be 32 bytes (base64), not " + bytes.length);
         }
         key = Optional.of(new SecretKeySpec(bytes, "AES"));
     }
 
-    boolean hasKey() {
+    public boolean hasKey() {
         return key.isPresent();
     }
 
-    String seal(String secret) {
+    public String seal(String secret) {
         byte[] nonce = new byte[NONCE];
         RANDOM.nextBytes(nonce);
         byte[] sealed = crypt(Cipher.ENCRYPT_MODE, nonce, secret.getBytes(StandardCharsets.UTF_8));
@@ -52,7 +58,7 @@ final class SecretBox {
         return Base64.getEncoder().encodeToString(out);
     }
 
-    String open(String sealed) {
+    public String open(String sealed) {
         byte[] bytes = Base64.getDecoder().decode(sealed);
         return new String(crypt(Cipher.DECRYPT_MODE, Arrays.copyOf(bytes, NONCE), Arrays.copyOfRange(bytes, NONCE, bytes.length)),
                 StandardCharsets.UTF_8);
@@ -61,18 +67,19 @@ final class SecretBox {
     private byte[] crypt(int mode, byte[] nonce, byte[] input) {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(mode, key.orElseThrow(NoKey::new), new GCMParameterSpec(128, nonce));
+            cipher.init(mode, key.orElseThrow(() -> new NoKey(property)), new GCMParameterSpec(128, nonce));
             return cipher.doFinal(input);
         } catch (GeneralSecurityException e) {
             // Says nothing of the secret: a wrong key (another deployment's) or tampered data.
-            throw new IllegalStateException("a webhook secret could not be " + (mode == Cipher.ENCRYPT_MODE ? "sealed" : "opened"));
+            throw new IllegalStateException("a secret could not be " + (mode == Cipher.ENCRYPT_MODE ? "sealed" : "opened")
+                    + " with " + property);
         }
     }
 
-    /** No {@code agentrun.webhooks.secret-key} on this deployment. */
-    static final class NoKey extends IllegalStateException {
-        NoKey() {
-            super("webhooks need agentrun.webhooks.secret-key (32 random bytes, base64) on every api node and relay");
+    /** No key on this deployment. */
+    public static final class NoKey extends IllegalStateException {
+        NoKey(String property) {
+            super("this needs " + property + " (32 random bytes, base64) on every node that seals or opens the secret");
         }
     }
 }

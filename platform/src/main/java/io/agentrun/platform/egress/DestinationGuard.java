@@ -1,4 +1,4 @@
-package io.agentrun.platform.webhook;
+package io.agentrun.platform.egress;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -6,14 +6,16 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hc.client5.http.DnsResolver;
 
 /**
- * Where a webhook may be delivered: a name is resolved once, here, and every address it resolves to must be a
+ * Where a webhook delivery or an MCP call may go: a name is resolved once, here, and every address it resolves to must be a
  * public one — not loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with the cloud
  * metadata services, fe80::/10), carrier-grade NAT (100.64/10), unspecified, multicast or reserved — unless an
- * operator allowed its range ({@code agentrun.webhooks.allowed-networks}, e.g. a test receiver on 127.0.0.0/8). The
- * addresses returned are the ones connected to (pinned), so a name that resolves differently a moment later
- * (DNS rebinding) cannot lead the delivery elsewhere.
+ * operator allowed its range ({@code agentrun.webhooks.allowed-networks}, {@code agentrun.mcp.allowed-networks}, e.g. a
+ * test receiver on 127.0.0.0/8). The addresses returned are the ones connected to (pinned: the HTTP clients take them
+ * as their DNS resolver), so a name that resolves differently a moment later (DNS rebinding) cannot lead a request
+ * elsewhere.
  */
 public final class DestinationGuard {
 
@@ -58,6 +60,21 @@ public final class DestinationGuard {
         return addresses;
     }
 
+    /** This guard as Apache HttpClient's resolver: the addresses it checked are the ones connected to. */
+    public DnsResolver dnsResolver() {
+        return new DnsResolver() {
+            @Override
+            public InetAddress[] resolve(String host) throws UnknownHostException {
+                return DestinationGuard.this.resolve(host);
+            }
+
+            @Override
+            public String resolveCanonicalHostname(String host) {
+                return host;
+            }
+        };
+    }
+
     public boolean isAllowed(InetAddress address) {
         InetAddress plain = unmapped(address);
         return allowed.stream().anyMatch(n -> n.contains(plain)) || NOT_PUBLIC.stream().noneMatch(n -> n.contains(plain));
@@ -82,7 +99,7 @@ public final class DestinationGuard {
         return address;
     }
 
-    /** A destination that resolves to an address webhooks may not reach. Says which, never more. */
+    /** A destination that resolves to an address this guard keeps requests from. Says which, never more. */
     public static final class RefusedDestination extends UnknownHostException {
         RefusedDestination(String host, InetAddress address) {
             super(host + " resolves to " + address.getHostAddress() + ", which is not a public address");

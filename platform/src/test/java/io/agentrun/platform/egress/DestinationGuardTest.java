@@ -1,4 +1,4 @@
-package io.agentrun.platform.webhook;
+package io.agentrun.platform.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
