@@ -107,15 +107,26 @@ final class GuardedHttpTransport implements McpClientTransport {
             try {
                 whole = answer(message, response, sessionId);
             } finally {
-                if (!whole) {
+                if (whole) {
+                    response.close();
+                } else {
                     post.cancel(); // first: closing an unread answer would read the rest of it (forever, for an open stream)
+                    closeCancelled(response);
                 }
-                response.close();
             }
         } catch (IOException e) {
             // The guard's refusal is an UnknownHostException saying which address was refused: never more than that.
             throw new McpTransportException("the MCP server could not be reached: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
+    /** Closing a cancelled exchange fails on its closed socket: that is the point, and says nothing worth keeping. */
+    private static void closeCancelled(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException ignored) {
+            // the connection is gone, as intended
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  *   <li>{@code /fail} fails the turn (not retryable).</li>
  *   <li>{@code /slow {ms} {text}} waits {@code ms} before each delta instead of the agent's delay.</li>
  *   <li>{@code /tool {name} {json}} calls tool {@code name} with those arguments, then answers
- *       {@code Tool {name} returned: {output}}.</li>
+ *       {@code Tool {name} returned: {output}}; {@code /tool a {json} ;; b {json}} calls both in one turn and answers
+ *       with each result, joined by {@code "; "}.</li>
  *   <li>{@code /json {answer} || {answer} …} answers the first text as it is (for runs with a {@code response_format}),
  *       and, asked again after it (a retry), the next one.</li>
  * </ul>
@@ -32,6 +33,7 @@ public final class ScriptedModel implements ChatModel {
     private static final Pattern SLOW = Pattern.compile("^/slow\\s+(\\d{1,7})(?:\\s+.*)?$", Pattern.DOTALL);
     private static final Pattern TOOL = Pattern.compile("^/tool\\s+(\\S+)\\s*(.*)$", Pattern.DOTALL);
     private static final Pattern JSON = Pattern.compile("^/json\\s+(.*)$", Pattern.DOTALL);
+    private static final Pattern TOOLS_APART = Pattern.compile("\\s*;;\\s*");
     private static final Pattern ALTERNATIVES = Pattern.compile("\\s*\\|\\|\\s*");
     private static final int THINKING_WORDS_PER_PART = 4;
 
@@ -51,14 +53,19 @@ public final class ScriptedModel implements ChatModel {
             throw new ModelException("model_error", "the scripted model failed as asked (/fail)", false);
         }
         Usage usage = new Usage(inputWords(request), 0);
-        if (request.messages().getLast() instanceof ModelMessage.ToolResult result) {
-            return answer("Tool " + result.name() + " returned: " + result.output(), request, listener, usage);
+        if (request.messages().getLast() instanceof ModelMessage.ToolResult) {
+            return answer(toolResults(request.messages()), request, listener, usage);
         }
-        Matcher tool = TOOL.matcher(query);
-        if (tool.matches()) {
-            String arguments = tool.group(2).isBlank() ? "{}" : tool.group(2).strip();
-            ToolCall call = new ToolCall(Ids.TOOL_CALL + Ids.newRunId().substring(Ids.RUN.length()), tool.group(1), arguments);
-            return new ModelTurn("", List.of(call), List.of(), usage, "tool_calls");
+        if (TOOL.matcher(query).matches()) {
+            List<ToolCall> calls = new ArrayList<>();
+            for (String each : TOOLS_APART.split(query.substring("/tool".length()).strip())) {
+                Matcher tool = TOOL.matcher("/tool " + each.strip());
+                if (tool.matches()) {
+                    String arguments = tool.group(2).isBlank() ? "{}" : tool.group(2).strip();
+                    calls.add(new ToolCall(Ids.TOOL_CALL + Ids.newRunId().substring(Ids.RUN.length()), tool.group(1), arguments));
+                }
+            }
+            return new ModelTurn("", calls, List.of(), usage, "tool_calls");
         }
         Matcher think = THINK.matcher(query);
         if (think.matches()) {
@@ -101,6 +108,15 @@ public final class ScriptedModel implements ChatModel {
             }
         }
         return Optional.empty();
+    }
+
+    /** The results of the turn's tool calls (the messages after the last assistant turn), in order. */
+    private static String toolResults(List<ModelMessage> messages) {
+        List<String> said = new ArrayList<>();
+        for (int i = messages.size() - 1; i >= 0 && messages.get(i) instanceof ModelMessage.ToolResult result; i--) {
+            said.addFirst("Tool " + result.name() + " returned: " + result.output());
+        }
+        return String.join("; ", said);
     }
 
     private static String filesRead(List<ModelMessage> messages) {
