@@ -124,7 +124,8 @@ final class ToolRunner {
     private Result execute(Tool tool, ToolInvocation invocation, CancelToken token)
             throws InterruptedException, CancelledDuringCall {
         Future<String> running = toolThreads.submit(() -> tool.execute(invocation));
-        Duration deadline = tool.callTimeout().orElse(settings.callTimeout());
+        // A tool that keeps its own time (an MCP server's call_timeout) says best what ran out: it gets a second more.
+        Duration deadline = tool.callTimeout().map(own -> own.plusSeconds(1)).orElse(settings.callTimeout());
         try (CancelToken.Registration abort = token.onCancel(() -> running.cancel(true))) {
             return Result.ok(running.get(deadline.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
