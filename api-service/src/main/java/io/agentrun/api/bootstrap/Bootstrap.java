@@ -28,6 +28,7 @@ public final class Bootstrap implements SmartInitializingSingleton {
     private final KeyStore keys;
     private final Projects projects;
     private final JsonCodec codec;
+    private volatile String seededProject = "";
 
     public Bootstrap(BootstrapSettings settings, AgentCatalog agents, ContextStore contexts,
             KeyStore keys, Projects projects, JsonCodec codec) {
@@ -37,6 +38,11 @@ public final class Bootstrap implements SmartInitializingSingleton {
         this.contexts = contexts;
         this.keys = keys;
         this.codec = codec;
+    }
+
+    /** The project seeded at start-up; empty when there was none to seed. */
+    public java.util.Optional<String> seededProject() {
+        return seededProject.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(seededProject);
     }
 
     @Override
@@ -51,6 +57,7 @@ public final class Bootstrap implements SmartInitializingSingleton {
             return;
         }
         projects.create(new NewProject(project, null));
+        seededProject = project;
         List<AgentDefinition> seeded = file != null ? file.agents() : List.of(AgentDefinition.scripted(settings.agentId(),
                 new AgentDefinition.ScriptedOptions(settings.wordsPerDelta(), settings.deltaDelayMs())));
         seeded.forEach(agent -> agents.put(project, agent));

@@ -145,6 +145,8 @@ public final class LocalStack {
         new java.security.SecureRandom().nextBytes(webhookKey);
         shared.put("AGENTRUN_WEBHOOKS_SECRET_KEY", java.util.Base64.getEncoder().encodeToString(webhookKey));
         shared.put("AGENTRUN_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
+        // The demo MCP server is on the api's port: workers may reach this machine's MCP servers.
+        shared.put("AGENTRUN_MCP_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
         // For `./agentrun replay | tail | rebuild-state`, which read the same Kafka and Redis as this stack.
         Files.writeString(state.resolve("endpoints.env"), "KAFKA_BOOTSTRAP_SERVERS=" + kafkaBootstrap
                 + "\nREDIS_URL=" + redisUrl + "\n", StandardCharsets.UTF_8);
@@ -171,6 +173,7 @@ public final class LocalStack {
                 env.put("AGENTRUN_DEV_API_KEY", configuredKey.strip());
             }
             env.put("AGENTRUN_ADMIN_TOKEN", adminToken);
+            env.put("AGENTRUN_DEMO_MCP_SERVER", "true");
             env.put("AGENTRUN_SESSION_ISSUER", sessions.issuer());
             env.put("AGENTRUN_SESSION_JWKS_URI", sessions.jwksUri());
             Path agentsFile = options.home().resolve("agents.yml");
