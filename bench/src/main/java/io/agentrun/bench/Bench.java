@@ -225,7 +225,7 @@ public final class Bench {
 
     private void register(StatefulRedisConnection<String, String> connection, String agent, int wordsPerDelta, long delayMs) {
         AgentDefinition definition = new AgentDefinition(agent, null, "scripted", null, null, null, null, null,
-                null, null, 0, null, 0, false, null, new AgentDefinition.ScriptedOptions(wordsPerDelta, delayMs), null, List.of());
+                null, null, 0, null, 0, false, null, new AgentDefinition.ScriptedOptions(wordsPerDelta, delayMs), null, List.of(), null);
         connection.sync().set(RedisKeys.agent(options.project(), agent), codec.write(definition));
     }
 

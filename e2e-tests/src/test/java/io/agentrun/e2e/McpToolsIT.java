@@ -148,6 +148,23 @@ class McpToolsIT {
         assertThat(admin.exchange("DELETE", servers + "/narrow", Map.of(), null).statusCode()).isEqualTo(404);
     }
 
+    @Test
+    void theDemoServerOfTheLocalStackRegistersItselfAndServesTheShopper() {
+        org.springframework.context.ConfigurableApplicationContext demoApi = pipeline.startApi(Map.of("agentrun.demo.mcp-server", true));
+        try {
+            JsonNode shop = CODEC.read(admin.exchange("GET", servers + "/shop", Map.of(), null).body(), JsonNode.class);
+            assertThat(shop.get("url").asString()).isEqualTo("http://127.0.0.1:" + Pipeline.baseOf(demoApi).getPort() + "/demo/mcp");
+            putAgent("shopper", "{\"server\": \"shop\", \"tools\": [\"lookup_order\", \"refund_order\"]}");
+
+            ApiClient.StreamResponse stream = client.stream("shopper", null, ApiClient.body("/tool lookup_order {\"order_id\": \"ORD-1001\"}"));
+
+            assertThat(data(stream, "tool_end").getFirst().get("output").asString()).startsWith("Order ORD-1001: shipped, 2 items");
+            assertThat(data(stream, "run_end").getFirst().get("status").asString()).isEqualTo("completed");
+        } finally {
+            demoApi.close();
+        }
+    }
+
     private static void putAgent(String id, String toolset) {
         HttpResponse<String> put = putAgentResponse(id, toolset);
         assertThat(put.statusCode()).as(put.body()).isIn(200, 201);

@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
  * @param responseFormat    the JSON Schema answers must match when a run request gives none; {@code null} = text
  * @param mcpServers        tools of the project's registered MCP servers the model may call, per server; their names
  *                          and {@code tools}' are one namespace (no name twice)
+ * @param approvals         which of those tools wait for a person's decision before they run
  */
 public record AgentDefinition(
         String id,
@@ -55,7 +56,8 @@ public record AgentDefinition(
         @Nullable Integer thinkingBudget,
         ScriptedOptions scripted,
         @Nullable ResponseFormat responseFormat,
-        List<McpToolset> mcpServers) {
+        List<McpToolset> mcpServers,
+        Approvals approvals) {
 
     public static final Set<String> PROVIDERS = Set.of("openai", "anthropic", "scripted");
     public static final int DEFAULT_MAX_TOOL_CALLS = 10;
@@ -113,6 +115,11 @@ public record AgentDefinition(
         scripted = scripted == null ? ScriptedOptions.DEFAULT : scripted;
         mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
         requireOneNamespace(tools, mcpServers);
+        approvals = approvals == null ? Approvals.NONE : approvals;
+        for (String tool : approvals.tools()) {
+            require(tools.contains(tool) || mcpServers.stream().anyMatch(toolset -> toolset.tools().contains(tool)),
+                    "approvals: '" + tool + "' is not one of the agent's tools");
+        }
     }
 
     /** Every tool name the model may be offered, once: a call names the tool it means. */
@@ -145,20 +152,26 @@ public record AgentDefinition(
 
     public static AgentDefinition scripted(String id, ScriptedOptions options) {
         return new AgentDefinition(id, id, "scripted", "", null, null, "", List.of("calculator", "current_time", "context_search"),
-                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options, null, List.of());
+                null, null, DEFAULT_MAX_TOOL_CALLS, null, DEFAULT_CONTEXT_TOKEN_BUDGET, false, null, options, null, List.of(), Approvals.NONE);
     }
 
     /** A copy with other tools, for tests and tooling. */
     public AgentDefinition withTools(List<String> allowed) {
         return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, new ArrayList<>(allowed),
                 temperature, maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
-                responseFormat, mcpServers);
+                responseFormat, mcpServers, approvals);
     }
 
     /** A copy that may call these MCP tools, for tests and tooling. */
     public AgentDefinition withMcpServers(List<McpToolset> toolsets) {
         return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature, maxOutputTokens,
-                maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted, responseFormat, toolsets);
+                maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted, responseFormat, toolsets, approvals);
+    }
+
+    /** A copy whose calls of these tools wait for a person, for tests and tooling. */
+    public AgentDefinition withApprovals(Approvals required) {
+        return new AgentDefinition(id, name, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature, maxOutputTokens,
+                maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted, responseFormat, mcpServers, required);
     }
 
     private static boolean isHttpUrl(String value) {

@@ -1,8 +1,10 @@
 package io.agentrun.model.event;
 
 import io.agentrun.model.command.RunInput;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -124,6 +126,51 @@ public sealed interface EventData {
         @Override
         public EventType type() {
             return EventType.ERROR;
+        }
+    }
+
+    /**
+     * The model called a tool that waits for a person's decision: the run is {@code waiting}, no worker holds it, and
+     * it goes on (on any worker, the next attempt, the next seq) once someone decides at
+     * {@code POST /api/v1/threads/{thread}/runs/{run}/approvals/{tool_call_id}}, or is denied at {@code deadline}.
+     * {@code deciders} says which credentials may decide ({@code secret_key}, {@code session}, and
+     * {@code publishable_key} when the agent allows it). {@code checkpoint} is where the run resumes from (its
+     * conversation so far, for agentrun's workers): in the event topic, never on a client surface, where it is
+     * absent.
+     */
+    record ApprovalRequired(String toolCallId, String name, JsonNode arguments, Instant deadline, List<String> deciders,
+            @Nullable JsonNode checkpoint) implements EventData {
+        public ApprovalRequired {
+            deciders = List.copyOf(deciders);
+        }
+
+        /** This event as clients see it: without the checkpoint. */
+        public ApprovalRequired withoutCheckpoint() {
+            return new ApprovalRequired(toolCallId, name, arguments, deadline, deciders, null);
+        }
+
+        @Override
+        public EventType type() {
+            return EventType.APPROVAL_REQUIRED;
+        }
+    }
+
+    /**
+     * The first event of the attempt that resumes a run after {@link ApprovalRequired}: what was decided, why, and by
+     * whom ({@code key_…}, {@code session:<subject>}, or {@code deadline} when nobody decided in time). An approved
+     * call then runs ({@code tool_start}/{@code tool_end}); a denied one does not, and the model is told the reason.
+     */
+    record ApprovalDecided(String toolCallId, String name, String decision, String reason, String decidedBy) implements EventData {
+        public static final String APPROVE = "approve";
+        public static final String DENY = "deny";
+
+        public boolean approved() {
+            return APPROVE.equals(decision);
+        }
+
+        @Override
+        public EventType type() {
+            return EventType.APPROVAL_DECIDED;
         }
     }
 

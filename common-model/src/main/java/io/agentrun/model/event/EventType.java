@@ -13,6 +13,8 @@ public enum EventType {
     MESSAGE_FINAL("message_final", EventData.MessageFinal.class),
     TOOL_START("tool_start", EventData.ToolStart.class),
     TOOL_END("tool_end", EventData.ToolEnd.class),
+    APPROVAL_REQUIRED("approval_required", EventData.ApprovalRequired.class),
+    APPROVAL_DECIDED("approval_decided", EventData.ApprovalDecided.class),
     ERROR("error", EventData.RunError.class),
     RUN_END("run_end", EventData.RunEnd.class);
 

@@ -6,6 +6,8 @@ import java.util.Locale;
 public enum RunStatus {
     QUEUED(false),
     RUNNING(false),
+    /** Paused until a person decides on a tool call ({@code approval_required}); no worker holds it. */
+    WAITING(false),
     COMPLETED(true),
     FAILED(true),
     CANCELLED(true),

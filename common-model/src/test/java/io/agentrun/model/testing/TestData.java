@@ -1,6 +1,7 @@
 package io.agentrun.model.testing;
 
 import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.agent.Approvals;
 import io.agentrun.model.mcp.McpToolset;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.ResponseFormat;
@@ -112,6 +113,7 @@ public final class TestData {
         private AgentDefinition.ScriptedOptions scripted = AgentDefinition.ScriptedOptions.DEFAULT;
         private ResponseFormat responseFormat;
         private final List<McpToolset> mcpServers = new ArrayList<>();
+        private Approvals approvals = Approvals.NONE;
 
         public AgentBuilder id(String id) {
             this.id = id;
@@ -194,6 +196,12 @@ public final class TestData {
             return this;
         }
 
+        /** Calls of these tools wait for a person's decision, at most {@code deadline}. */
+        public AgentBuilder approvalRequired(Duration deadline, String... tools) {
+            this.approvals = new Approvals(List.of(tools), deadline, false);
+            return this;
+        }
+
         public AgentBuilder scripted(int wordsPerDelta, long deltaDelayMs) {
             this.scripted = new AgentDefinition.ScriptedOptions(wordsPerDelta, deltaDelayMs);
             return this;
@@ -202,7 +210,7 @@ public final class TestData {
         public AgentDefinition build() {
             return new AgentDefinition(id, id, provider, model, baseUrl, apiKeyEnv, instructions, tools, temperature,
                     maxOutputTokens, maxToolCalls, runTimeout, contextTokenBudget, metadataToModel, thinkingBudget, scripted,
-                    responseFormat, mcpServers);
+                    responseFormat, mcpServers, approvals);
         }
     }
 }

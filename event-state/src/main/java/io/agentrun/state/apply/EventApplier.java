@@ -163,11 +163,15 @@ public final class EventApplier {
 
     private void addRunArgs(List<String> args, RelayedEvent relayed) {
         RunEvent event = relayed.event();
-        String[] detail = event == null ? new String[] {"", ""} : switch (event.data()) {
-            case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), ""};
-            case EventData.RunError error -> new String[] {error.code(), error.message()};
-            case EventData.RunEnd end -> new String[] {end.status().wireName(), end.output()};
-            default -> new String[] {"", ""};
+        String[] detail = event == null ? new String[] {"", "", "", ""} : switch (event.data()) {
+            case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), "", "", ""};
+            case EventData.RunError error -> new String[] {error.code(), error.message(), "", ""};
+            case EventData.RunEnd end -> new String[] {end.status().wireName(), end.output(), codec.write(end.usage()),
+                    end.outputJson() != null ? codec.write(end.outputJson()) : ""};
+            case EventData.ApprovalRequired approval -> new String[] {approval.toolCallId(), codec.write(approval.withoutCheckpoint()),
+                    approval.checkpoint() == null ? "" : codec.write(approval.checkpoint()), Long.toString(approval.deadline().toEpochMilli())};
+            case EventData.ApprovalDecided decided -> new String[] {decided.decision(), decided.reason(), decided.decidedBy(), ""};
+            default -> new String[] {"", "", "", ""};
         };
         args.add(Long.toString(relayed.seq()));
         args.add(relayed.json());
@@ -179,9 +183,8 @@ public final class EventApplier {
         args.add(detail[1]);
         args.add(Integer.toString(relayed.epoch()));
         args.add(relayed.traceparent());
-        args.add(event != null && event.data() instanceof EventData.RunEnd end ? codec.write(end.usage()) : "");
-        args.add(event != null && event.data() instanceof EventData.RunEnd end && end.outputJson() != null
-                ? codec.write(end.outputJson()) : "");
+        args.add(detail[2]);
+        args.add(detail[3]);
     }
 
     /** @param runSlot the run's place in {@code fanOut}, where the events its script applied are published from */

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One record of the event topic as the relay applies it: the envelope as it came, the few fields that route
- * and order it, and the decoded event only for the types whose payload the scripts read (run_start,
+ * and order it, and the decoded event only for the types whose payload the scripts read (run_start, approval_required, approval_decided,
  * message_final, error, run_end). Most events are deltas, and the relay never binds their payload: that
  * full decode was the largest share of its CPU per event.
  *
@@ -57,6 +57,6 @@ public record RelayedEvent(EventType type, long seq, int epoch, String runId, @N
 
     static boolean needsPayload(EventType type) {
         return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.ERROR
-                || type == EventType.RUN_END;
+                || type == EventType.RUN_END || type == EventType.APPROVAL_REQUIRED || type == EventType.APPROVAL_DECIDED;
     }
 }

@@ -14,6 +14,8 @@
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
 --   run_end: usage JSON,   run_end: output_json ('' when the run answered no JSON)
+--   approval_required: call id, the pending approval JSON, checkpoint JSON, deadline (ms) in the four detail fields;
+--   approval_decided: decision, reason, decided by
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
 -- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
@@ -98,7 +100,24 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
     if detail4 ~= '' then
       redis.call('HSET', KEYS[1], 'output_json', detail4)
     end
+    redis.call('HDEL', KEYS[1], 'checkpoint')
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  elseif kind == 'approval_required' then
+    -- The run waits for a person: what they decide on (detail2), where the run resumes from (detail3), until when
+    -- (detail4, ms). An earlier pause's decision is history now. The run and its buffer are kept past the deadline.
+    if not ended then
+      redis.call('HSET', KEYS[1], 'status', 'waiting', 'approval_call', detail1, 'approval', detail2, 'checkpoint', detail3,
+        'approval_deadline', detail4)
+      redis.call('HDEL', KEYS[1], 'decision', 'decision_reason', 'decided_by')
+      local keep = tonumber(detail4) + tonumber(ARGV[3])
+      redis.call('PEXPIREAT', KEYS[1], keep)
+      redis.call('PEXPIREAT', KEYS[2], keep)
+    end
+  elseif kind == 'approval_decided' then
+    -- The attempt that resumed the run says what was decided (restored so after a rebuild from the topic).
+    if not ended then
+      redis.call('HSET', KEYS[1], 'status', 'running', 'decision', detail1, 'decision_reason', detail2, 'decided_by', detail3)
+    end
   end
   return 1
 end

@@ -33,9 +33,9 @@ import org.springframework.security.web.SecurityFilterChain;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("agentrun.demo.mcp-server")
-class DemoMcpServer {
+class DemoMcpConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(DemoMcpServer.class);
+    private static final Logger log = LoggerFactory.getLogger(DemoMcpConfiguration.class);
     static final String PATH = "/demo/mcp";
     private static final String ORDER_ID = """
             {"type":"object","properties":{"order_id":{"type":"string","pattern":"^ORD-[0-9]{4}$","description":"e.g. ORD-1001"}"""
@@ -54,7 +54,7 @@ class DemoMcpServer {
                 .serverInfo("agentrun-demo-shop", "1")
                 .instructions("A demo shop: look orders up, refund them.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(tool(json, "lookup_order", "Looks an order up: its status, items and total.", ORDER_ID + ",\"required\":[\"order_id\"]}",
+                .tools(tool(json, "lookup_order", "Looks an order up: its status, items and total.", ORDER_ID + "},\"required\":[\"order_id\"]}",
                                 arguments -> McpSchema.CallToolResult.builder()
                                         .addTextContent("Order " + arguments.get("order_id") + ": shipped, 2 items, total 59.90 EUR")
                                         .structuredContent(Map.of("order_id", arguments.get("order_id"), "status", "shipped", "items", 2,
