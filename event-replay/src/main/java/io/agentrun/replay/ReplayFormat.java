@@ -39,6 +39,10 @@ public enum ReplayFormat {
             case EventData.MessageFinal done -> clip(done.content()) + (done.wasCancelled() ? " (cancelled)" : "");
             case EventData.ToolStart tool -> tool.name() + " " + clip(String.valueOf(tool.arguments()));
             case EventData.ToolEnd tool -> tool.name() + (tool.isError() ? " ERROR " : " → ") + clip(tool.output()) + " (" + tool.durationMs() + " ms)";
+            case EventData.ApprovalRequired approval -> "waits for a decision on " + approval.name() + " "
+                    + clip(String.valueOf(approval.arguments())) + " (call " + approval.toolCallId() + ", until " + approval.deadline() + ")";
+            case EventData.ApprovalDecided decided -> decided.decision() + " " + decided.name() + " by " + decided.decidedBy()
+                    + (decided.reason().isBlank() ? "" : ": " + clip(decided.reason()));
             case EventData.RunError error -> error.code() + (error.retryable() ? " (retryable) " : " ") + clip(error.message());
             case EventData.RunEnd end -> end.status().wireName() + " in " + end.durationMs() + " ms: " + clip(end.output());
         };

@@ -129,7 +129,7 @@ class ReadController {
                     : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
             return new RunView(run.runId(), endPending ? RunStatus.RUNNING : run.status(), run.agentId(), run.threadId(), run.mode(),
                     run.attempt(), run.createdAt(), run.startedAt(), ended ? run.endedAt() : null, ended ? run.output() : null,
-                    ended ? run.outputJson() : null, endPending ? null : run.usage(), error);
+                    ended ? run.outputJson() : null, endPending ? null : run.usage(), error, run.pendingApproval());
         }
     }
 }

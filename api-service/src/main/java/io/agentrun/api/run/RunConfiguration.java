@@ -9,6 +9,7 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaTemplates;
 import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.ApprovalDecisions;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.ApiNodeLeases;
@@ -38,8 +39,8 @@ class RunConfiguration {
     }
 
     @Bean
-    RunCanceller runCanceller(RedisConnections redis) {
-        return new RunCanceller(redis);
+    RunCanceller runCanceller(RedisConnections redis, ApprovalDecisions decisions) {
+        return new RunCanceller(redis, decisions);
     }
 
     @Bean

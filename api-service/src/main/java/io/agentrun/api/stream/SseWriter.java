@@ -1,6 +1,10 @@
 package io.agentrun.api.stream;
 
 import io.agentrun.api.live.Frame;
+import io.agentrun.model.event.EventType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 final class SseWriter {
 
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    private static final String APPROVAL_REQUIRED = EventType.APPROVAL_REQUIRED.wireName();
+    private static final JsonMapper TREES = JsonMapper.builder().build();
 
     private final OutputStream out;
 
@@ -37,7 +44,8 @@ final class SseWriter {
      *              write to the socket instead of one each
      */
     public void event(Frame frame, boolean flush) throws IOException {
-        out.write(("id: " + frame.seq() + "\nevent: " + frame.type() + "\ndata: " + frame.json() + "\n\n")
+        String json = APPROVAL_REQUIRED.equals(frame.type()) ? withoutCheckpoint(frame.json()) : frame.json();
+        out.write(("id: " + frame.seq() + "\nevent: " + frame.type() + "\ndata: " + json + "\n\n")
                 .getBytes(StandardCharsets.UTF_8));
         if (flush) {
             out.flush();
@@ -51,6 +59,19 @@ final class SseWriter {
     public void unnumbered(String type, String json) throws IOException {
         out.write(("event: " + type + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
+    }
+
+    /**
+     * An approval_required as clients get it: without the checkpoint the run resumes from (the run's conversation, for
+     * agentrun's workers; it stays in the event topic). The one event a stream rewrites, and a rare one.
+     */
+    static String withoutCheckpoint(String envelope) {
+        JsonNode tree = TREES.readTree(envelope);
+        if (tree.get("data") instanceof ObjectNode data && data.has("checkpoint")) {
+            data.remove("checkpoint");
+            return TREES.writeValueAsString(tree);
+        }
+        return envelope;
     }
 
     public void keepalive() throws IOException {

@@ -23,7 +23,7 @@ class RunViewsTest {
             @Nullable String worker) {
         return new RunState("run_a", status, "demo", "thr_a", "assistant", 1, lastSeq, endSeq, 0, 10, 10, output, null, worker,
                 errorCode, errorCode == null ? null : "why", CREATED, "stream", null, CREATED.plusMillis(5), ENDED,
-                endSeq < 0 ? null : new Usage(2, 4), false);
+                endSeq < 0 ? null : new Usage(2, 4), false, null);
     }
 
     @Test

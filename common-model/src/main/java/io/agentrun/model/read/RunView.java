@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A run read back: {@code queued} until a worker starts it, {@code running}, then {@code completed},
+ * A run read back: {@code queued} until a worker starts it, {@code running} ({@code waiting} while a person decides on
+ * a tool call), then {@code completed},
  * {@code failed}, {@code cancelled} or {@code timed_out}.
  *
  * @param threadId  null for a one-off run
@@ -20,10 +21,12 @@ import tools.jackson.databind.JsonNode;
  *                  completed; null otherwise
  * @param usage     tokens of the whole run once it ended; null before
  * @param error     why it failed (also a refused run: {@code not_queued}); null otherwise
+ * @param pendingApproval while the run is {@code waiting}: the tool call it waits for a decision on ({@code tool_call_id},
+ *                  {@code name}, {@code arguments}, {@code deadline}, {@code deciders}); null otherwise
  */
 public record RunView(String runId, RunStatus status, String agentId, @Nullable String threadId, @Nullable String mode,
         int attempt, Instant createdAt, @Nullable Instant startedAt, @Nullable Instant endedAt, @Nullable String output,
-        @Nullable JsonNode outputJson, @Nullable Usage usage, @Nullable Failure error) {
+        @Nullable JsonNode outputJson, @Nullable Usage usage, @Nullable Failure error, @Nullable JsonNode pendingApproval) {
 
     /** The run's error event (or refusal): a stable code and a message for people. */
     public record Failure(String code, String message) {

@@ -137,19 +137,31 @@ final class WebhookDispatcher implements SmartLifecycle {
         });
     }
 
+    /**
+     * A run's end is reported once it is the run's recorded end; until the run reads ended it is postponed, and a
+     * fenced worker's run_end (the run ended otherwise) is dropped. A waiting notice needs no such check: the relay
+     * records it only for an approval_required it applied.
+     */
+    private boolean endIsRecorded(WebhookStore.Pending delivery) {
+        Optional<RunState> run = runs.find(delivery.runId());
+        if (run.isPresent() && !run.get().status().isTerminal()) {
+            store.postpone(delivery.deliveryId(), clock.instant().plus(RUN_NOT_ENDED_YET));
+            return false;
+        }
+        if (run.isPresent() && !WebhookEvents.of(run.get().status()).map(delivery.eventType()::equals).orElse(false)) {
+            store.drop(delivery.deliveryId(), WebhookDelivery.SUPERSEDED);
+            return false;
+        }
+        return true;
+    }
+
     private void send(WebhookStore.Pending delivery) {
         Optional<WebhookEndpoint> endpoint = store.find(delivery.projectId(), delivery.endpointId());
         if (endpoint.isEmpty() || !endpoint.get().enabled()) {
             store.drop(delivery.deliveryId(), WebhookDelivery.DEAD); // deleted or disabled since
             return;
         }
-        Optional<RunState> run = runs.find(delivery.runId());
-        if (run.isPresent() && !run.get().status().isTerminal()) {
-            store.postpone(delivery.deliveryId(), clock.instant().plus(RUN_NOT_ENDED_YET));
-            return;
-        }
-        if (run.isPresent() && !WebhookEvents.of(run.get().status()).map(delivery.eventType()::equals).orElse(false)) {
-            store.drop(delivery.deliveryId(), WebhookDelivery.SUPERSEDED); // a fenced worker's run_end: the run ended otherwise
+        if (!WebhookEvents.RUN_WAITING.equals(delivery.eventType()) && !endIsRecorded(delivery)) {
             return;
         }
         Instant at = clock.instant();

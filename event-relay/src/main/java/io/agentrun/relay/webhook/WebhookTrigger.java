@@ -45,6 +45,8 @@ final class WebhookTrigger implements AfterApply {
             for (RelayedEvent relayed : events) {
                 if (relayed.event() != null && relayed.event().data() instanceof EventData.RunEnd end) {
                     trigger(relayed.event(), end, endpointsByProject);
+                } else if (relayed.event() != null && relayed.event().data() instanceof EventData.ApprovalRequired approval) {
+                    waiting(relayed.event(), approval, endpointsByProject);
                 }
             }
         } catch (RuntimeException e) {
@@ -53,13 +55,31 @@ final class WebhookTrigger implements AfterApply {
         }
     }
 
+    /** A run that waits for a person: one delivery per pause (the tool call's id tells them apart). */
+    private void waiting(RunEvent event, EventData.ApprovalRequired approval, Map<String, List<WebhookEndpoint>> endpointsByProject) {
+        List<WebhookEndpoint> endpoints = subscribed(event, WebhookEvents.RUN_WAITING, endpointsByProject);
+        if (endpoints.isEmpty()) {
+            return;
+        }
+        String message = codec.write(new WebhookMessage(WebhookEvents.RUN_WAITING, event.createdAt(), new WebhookMessage.Waiting(event.runId(),
+                event.threadId(), event.projectId(), event.agentId(), "waiting", approval.toolCallId(), approval.name(), approval.arguments(),
+                approval.deadline())));
+        for (WebhookEndpoint endpoint : endpoints) {
+            store.enqueue(event.projectId(), endpoint, WebhookEvents.RUN_WAITING, event.runId(), approval.toolCallId(), message);
+        }
+    }
+
+    private List<WebhookEndpoint> subscribed(RunEvent event, String type, Map<String, List<WebhookEndpoint>> endpointsByProject) {
+        return endpointsByProject.computeIfAbsent(event.projectId(), store::list).stream()
+                .filter(e -> e.wants(type) && !event.createdAt().isBefore(e.createdAt())).toList();
+    }
+
     private void trigger(RunEvent event, EventData.RunEnd end, Map<String, List<WebhookEndpoint>> endpointsByProject) {
         Optional<String> type = WebhookEvents.of(end.status());
         if (type.isEmpty()) {
             return;
         }
-        List<WebhookEndpoint> endpoints = endpointsByProject.computeIfAbsent(event.projectId(), store::list).stream()
-                .filter(e -> e.wants(type.get()) && !event.createdAt().isBefore(e.createdAt())).toList();
+        List<WebhookEndpoint> endpoints = subscribed(event, type.get(), endpointsByProject);
         if (endpoints.isEmpty()) {
             return;
         }

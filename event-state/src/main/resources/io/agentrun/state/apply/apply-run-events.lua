@@ -106,9 +106,12 @@ local function apply(seqText, envelope, kind, partition, offset, createdAt, deta
     -- The run waits for a person: what they decide on (detail2), where the run resumes from (detail3), until when
     -- (detail4, ms). An earlier pause's decision is history now. The run and its buffer are kept past the deadline.
     if not ended then
+      if redis.call('HGET', KEYS[1], 'approval_call') ~= detail1 then
+        -- (the worker's park may have recorded this pause first, and a decision on it since: that one stays)
+        redis.call('HDEL', KEYS[1], 'decision', 'decision_reason', 'decided_by', 'decided_at')
+      end
       redis.call('HSET', KEYS[1], 'status', 'waiting', 'approval_call', detail1, 'approval', detail2, 'checkpoint', detail3,
         'approval_deadline', detail4)
-      redis.call('HDEL', KEYS[1], 'decision', 'decision_reason', 'decided_by')
       local keep = tonumber(detail4) + tonumber(ARGV[3])
       redis.call('PEXPIREAT', KEYS[1], keep)
       redis.call('PEXPIREAT', KEYS[2], keep)

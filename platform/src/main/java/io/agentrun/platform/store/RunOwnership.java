@@ -3,6 +3,8 @@ package io.agentrun.platform.store;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.LuaScript;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
@@ -35,6 +37,7 @@ public final class RunOwnership {
     private static final LuaScript RELEASE = LuaScript.fromResource(RunOwnership.class, "release-run.lua");
     private static final LuaScript REFUSE = LuaScript.fromResource(RunOwnership.class, "refuse-run.lua");
     private static final LuaScript SWEEP = LuaScript.fromResource(RunOwnership.class, "sweep-run.lua");
+    private static final LuaScript PARK = LuaScript.fromResource(RunOwnership.class, "park-run.lua");
 
     private static final long LEASE_LOST = 0L;
 
@@ -53,8 +56,18 @@ public final class RunOwnership {
 
     /** What a claim found. */
     public sealed interface Claim {
-        /** This worker owns the run in {@code epoch}; its events start at {@code firstSeq}. */
-        record Won(int epoch, long firstSeq) implements Claim {
+        /**
+         * This worker owns the run in {@code epoch}; its events start at {@code firstSeq}. {@code resumes}: the run paused
+         * for a person's decision and goes on from its checkpoint.
+         */
+        record Won(int epoch, long firstSeq, boolean resumes) implements Claim {
+            public Won(int epoch, long firstSeq) {
+                this(epoch, firstSeq, false);
+            }
+        }
+
+        /** The run waits for a person's decision on a tool call: nobody runs it before one is recorded. */
+        record Paused() implements Claim {
         }
 
         /** The run ended (or was refused): never run it again. */
@@ -69,9 +82,13 @@ public final class RunOwnership {
          * This worker holds a live lease on it already: a duplicate if it executes the run, else its own earlier
          * claim whose reply was lost (then it runs it as {@link #asWon()}).
          */
-        record Mine(int epoch, long firstSeq) implements Claim {
+        record Mine(int epoch, long firstSeq, boolean resumes) implements Claim {
+            public Mine(int epoch, long firstSeq) {
+                this(epoch, firstSeq, false);
+            }
+
             public Won asWon() {
-                return new Won(epoch, firstSeq);
+                return new Won(epoch, firstSeq, resumes);
             }
         }
 
@@ -101,7 +118,8 @@ public final class RunOwnership {
         CLAIM.load(async);
         List<CompletableFuture<List<Object>>> replies = new ArrayList<>(runIds.size());
         for (String runId : runIds) {
-            replies.add(CLAIM.callList(async, new String[] {RedisKeys.run(runId)}, workerId, now, Long.toString(lease.toMillis())));
+            replies.add(CLAIM.callList(async, new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, workerId, now,
+                    Long.toString(lease.toMillis())));
         }
         redis.await(CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)), timeout, "the claims");
         List<Claim> claims = new ArrayList<>(runIds.size());
@@ -117,14 +135,21 @@ public final class RunOwnership {
         return claims;
     }
 
-    /** The claim script's reply: {outcome, epoch, last applied seq}; outcome 1 won, 2 mine, 0 ended, -1 leased, else unknown. */
+    /**
+     * The claim script's reply: {outcome, epoch, last applied seq, resumes}; outcome 1 won, 2 mine, 0 ended, -1 leased,
+     * -3 paused, else unknown.
+     */
     static Claim toClaim(List<Object> result) {
         long outcome = (Long) result.get(0);
+        boolean resumes = result.size() > 3 && (Long) result.get(3) == 1;
         if (outcome == 1) {
-            return new Claim.Won(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);
+            return new Claim.Won(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1, resumes);
         }
         if (outcome == 2) {
-            return new Claim.Mine(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1);
+            return new Claim.Mine(((Long) result.get(1)).intValue(), (Long) result.get(2) + 1, resumes);
+        }
+        if (outcome == -3) {
+            return new Claim.Paused();
         }
         return outcome == 0 ? new Claim.Ended() : outcome == -1 ? new Claim.Leased() : new Claim.Unknown();
     }
@@ -177,6 +202,51 @@ public final class RunOwnership {
             redis.sync().zrem(dueIndex, runId);
         }
         return mine;
+    }
+
+    /** How a worker's {@link #park} went. */
+    public enum Parked {
+        /** Nobody holds the run now; the sweeper looks at it at the deadline. */
+        PARKED,
+        /** A decision was recorded before the park: the run was handed back to go on at once. */
+        DECIDED,
+        /** This worker no longer owned the run. */
+        NOT_MINE
+    }
+
+    /**
+     * Lets go of a run that waits for a person's decision on {@code toolCallId} (its approval_required is in Kafka):
+     * no owner, no lease, in the due index at {@code deadline}.
+     */
+    public Parked park(String runId, String workerId, int epoch, String toolCallId, Instant deadline) {
+        long outcome = PARK.run(redis.sync(), new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), toolCallId,
+                Long.toString(deadline.toEpochMilli()));
+        if (outcome == 2) {
+            index(runId, clock.millis());
+            return Parked.DECIDED;
+        }
+        if (outcome == 1) {
+            index(runId, deadline.toEpochMilli());
+            return Parked.PARKED;
+        }
+        return Parked.NOT_MINE;
+    }
+
+    /**
+     * Where a paused run goes on from: the checkpoint its approval_required carried (as the relay stored it) and what was
+     * decided ({@code decision} null: nobody did, it was cancelled while it waited).
+     */
+    public record PauseState(String checkpointJson, @Nullable String decision, String reason, String decidedBy) {
+    }
+
+    /** @return empty when the run has no checkpoint (its approval_required never applied: the attempt starts over) */
+    public Optional<PauseState> pauseState(String runId) {
+        List<KeyValue<String, String>> h = redis.sync().hmget(RedisKeys.run(runId), "checkpoint", "decision", "decision_reason", "decided_by");
+        if (!h.get(0).hasValue() || h.get(0).getValue().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PauseState(h.get(0).getValue(), h.get(1).getValueOrElse(null), h.get(2).getValueOrElse(""),
+                h.get(3).getValueOrElse("")));
     }
 
     /** Hands an unfinished run back: the next sweep (at once) produces its command for another worker. */
@@ -300,7 +370,7 @@ public final class RunOwnership {
     }
 
     private List<Object> callSweep(String runId, SweepPolicy policy, String sweeperId, String deadCreator) {
-        return SWEEP.runList(redis.sync(), new String[] {RedisKeys.run(runId)}, Long.toString(clock.millis()),
+        return SWEEP.runList(redis.sync(), new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, Long.toString(clock.millis()),
                 Long.toString(policy.claimTimeout().toMillis()), Long.toString(policy.startTimeout().toMillis()),
                 Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()), deadCreator,
                 Long.toString(ApiNodeLeases.RENEW_EVERY.toMillis()));

@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
  * @param outputJson    the answer as JSON, from its run_end, when the run asked for one in a JSON Schema; null otherwise
  * @param usage         tokens of the whole run, from its run_end; null before
  * @param deleted       its thread was deleted: what is left says only that
+ * @param pendingApproval while the run waits for a person: the call it waits on (approval_required's data, without the
+ *                      checkpoint); null otherwise
  */
 public record RunState(
         String runId,
@@ -43,5 +45,6 @@ public record RunState(
         @Nullable Instant startedAt,
         @Nullable Instant endedAt,
         @Nullable Usage usage,
-        boolean deleted) {
+        boolean deleted,
+        @Nullable JsonNode pendingApproval) {
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Run state in {@code ar:run:{id}}. The api node creates it ({@code queued}), the relay moves it along
@@ -60,6 +61,8 @@ public final class RunStore {
     public static final String USAGE = "usage";
     /** Set when the run's thread was deleted ({@code ThreadDeletion}). */
     public static final String DELETED = "deleted";
+    /** A waiting run's approval_required data, without the checkpoint (written by the relay). */
+    public static final String APPROVAL = "approval";
     public static final String KEY_FAMILY = "key_family";
     /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
     public static final String COMMAND = "command";
@@ -192,7 +195,17 @@ public final class RunStore {
                 instantOrNull(h.get(STARTED_AT)),
                 instantOrNull(h.get(ENDED_AT)),
                 h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class),
-                h.containsKey(DELETED)));
+                h.containsKey(DELETED),
+                RunStatus.WAITING.wireName().equals(h.get(STATUS)) && h.get(APPROVAL) != null ? pendingApproval(h.get(APPROVAL)) : null));
+    }
+
+    /** A waiting run's approval_required data as a read shows it: the call, its arguments, the deadline, who decides. */
+    private JsonNode pendingApproval(String approvalJson) {
+        JsonNode approval = codec.mapper().readTree(approvalJson);
+        if (approval instanceof tools.jackson.databind.node.ObjectNode object) {
+            object.remove("checkpoint");
+        }
+        return approval;
     }
 
     /** The command the run was created with (kept in its hash for the sweeper): what a repeated request joins. */

@@ -159,7 +159,15 @@ public final class WebhookStore {
      * @return true when this call completed the delivery, false when an earlier one had
      */
     public boolean enqueue(String projectId, WebhookEndpoint endpoint, String eventType, String runId, String message) {
-        String id = deliveryId(endpoint.endpointId(), runId, eventType);
+        return enqueue(projectId, endpoint, eventType, runId, "", message);
+    }
+
+    /**
+     * @param occasion tells apart deliveries of one event type for one run: a run waits once per tool call it pauses on
+     *     (its id here); {@code ""} for the events a run has once
+     */
+    public boolean enqueue(String projectId, WebhookEndpoint endpoint, String eventType, String runId, String occasion, String message) {
+        String id = deliveryId(endpoint.endpointId(), runId, occasion.isEmpty() ? eventType : eventType + "\n" + occasion);
         String key = RedisKeys.webhookDelivery(id);
         long now = clock.millis();
         long done = redis.sync().eval(CREATE_DELIVERY, ScriptOutputType.INTEGER, new String[] {key},

@@ -1,6 +1,6 @@
 -- A sweeper looks at one run the due index named. Safe to run from any number of workers at once: the
 -- script decides, once, what happens to the run.
--- KEYS[1] ar:run:{id}
+-- KEYS[1] ar:run:{id}   KEYS[2] ar:cancel:{id} (the run's cancel flag)
 -- ARGV[1] now (ms)   ARGV[2] claim timeout (ms): an unclaimed command is produced again after it (doubling
 -- each time, at most 16x; from the lease instead for a run that was claimed before)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
 -- ends failed   ARGV[4] attempts: a run claimed this often without ending ends failed   ARGV[5] sweeper's
@@ -9,7 +9,8 @@
 -- Returns {action, time_or_epoch, fence_seq, reason}:
 --   'gone'    the run is unknown: drop it from the index
 --   'done'    the run ended: drop it from the index
---   'wait'    nothing to do before time_or_epoch (ms)
+--   'wait'    nothing to do before time_or_epoch (ms); also a run that waits for a person's decision on a tool call
+--             (approval_call, no decision), until its deadline, when the call is denied and the run goes on
 --   'requeue' produce the command again now (the hash's 'command'); look again at time_or_epoch. Only for runs
 --             a worker claimed before, or whose command an api node saw acknowledged by Kafka ('sent')
 --   'waiting' the run waits for its thread (thread id in reason): nothing to do before time_or_epoch, unless the
@@ -18,7 +19,8 @@
 --   'unsent'  never claimed, and its creating api node (reason) has not confirmed its command: if that node is
 --             dead, sweep again naming it in ARGV[7]; else look again at time_or_epoch
 local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'requeue_at', 'requeues',
-  'created_ms', 'last_seq', 'command', 'sent', 'waiting', 'thread_id', 'creator')
+  'created_ms', 'last_seq', 'command', 'sent', 'waiting', 'thread_id', 'creator', 'approval_call', 'decision',
+  'approval_deadline', 'resumes')
 local status = h[1]
 if not status then
   return {'gone', 0, -1, ''}
@@ -41,10 +43,24 @@ if h[2] and h[2] ~= '' then
   redis.call('HSET', KEYS[1], 'owner', '', 'lease_until', '0', 'requeue_at', '0')
   h[5] = '0'
 end
+if h[14] and h[14] ~= '' and not h[15] then
+  -- Paused for a person's decision: nobody runs it meanwhile. Cancelled, it goes on now (to end cancelled); at the
+  -- deadline the call is denied and it goes on; else look again then.
+  if redis.call('EXISTS', KEYS[2]) == 0 then
+    local deadline = tonumber(h[16] or '0')
+    if deadline > now then
+      return {'wait', deadline, -1, ''}
+    end
+    redis.call('HSET', KEYS[1], 'decision', 'deny', 'decision_reason', 'nobody decided before the deadline',
+      'decided_by', 'deadline')
+  end
+  h[5] = '0'
+end
 local epoch = tonumber(h[4] or '0')
 local created = tonumber(h[7] or '0')
 local reason = ''
-if epoch >= tonumber(ARGV[4]) then
+-- Going on after a person decided is not another attempt: only claims that were not resumes count.
+if epoch - tonumber(h[17] or '0') >= tonumber(ARGV[4]) then
   reason = 'attempts_exhausted'
 elseif epoch == 0 and created > 0 and now - created > tonumber(ARGV[3]) then
   reason = 'not_started'

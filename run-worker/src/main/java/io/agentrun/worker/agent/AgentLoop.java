@@ -30,7 +30,9 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Scope;
+import io.agentrun.worker.cancel.RunCancelledException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -92,15 +94,19 @@ public final class AgentLoop {
         List<Attachment> files = attachments.read(setup.command().projectId(), setup.command().input());
         token.throwIfCancelled();
         List<ModelMessage> messages = conversation(setup.history(), setup.command().input(), files);
+        int ownFrom = messages.size();
         ResponseFormat format = setup.command().input().responseFormat() != null ? setup.command().input().responseFormat()
                 : agent.responseFormat();
         AnswerShape shape = AnswerShape.of(format, codec);
         String system = systemPrompt(setup, shape);
         List<ToolSpec> offered = offeredTools(agent, setup);
-        ToolRunner.Budget budget = toolRunner.budget(agent, offered);
-        boolean reshaped = false;
-        for (int step = 0; ; step++) {
-            boolean toolsAllowed = !offered.isEmpty() && !budget.exhausted() && step <= agent.maxToolCalls();
+        Steps steps = new Steps(setup, messages, ownFrom, toolRunner.budget(agent, offered), token, sink, progress);
+        int firstStep = 0;
+        if (setup.resume() != null) {
+            firstStep = steps.resume(setup.resume()) + 1;
+        }
+        for (int step = firstStep; ; step++) {
+            boolean toolsAllowed = !offered.isEmpty() && !steps.budget.exhausted() && step <= agent.maxToolCalls();
             ModelRequest request = new ModelRequest(agent, system, messages, offered, toolsAllowed, token, format);
             StepListener listener = new StepListener(sink);
             progress.streaming(listener.messageId, listener.text);
@@ -113,15 +119,100 @@ public final class AgentLoop {
                 if (checked == null || checked.problems().isEmpty()) {
                     return;
                 }
-                requireFirstMismatch(checked, reshaped);
-                reshaped = true; // one more try, told what was wrong
+                requireFirstMismatch(checked, steps.reshaped);
+                steps.reshaped = true; // one more try, told what was wrong
                 messages.add(ModelMessage.Assistant.text(listener.text()));
                 messages.add(ModelMessage.User.schemaRetry(checked.problems()));
                 continue;
             }
             messages.add(new ModelMessage.Assistant(listener.text(), turn.toolCalls(), turn.thinking()));
-            for (ToolCall call : turn.toolCalls()) {
+            steps.runCalls(turn.toolCalls(), step);
+        }
+    }
+
+    /**
+     * A run's own part of the conversation and the tool calls it makes: each call runs, unless the agent says a person
+     * decides first — then the run pauses there ({@link RunPausedException}) with a checkpoint, and a later attempt
+     * {@linkplain #resume goes on} from it.
+     */
+    private final class Steps {
+        private final RunSetup setup;
+        private final List<ModelMessage> messages;
+        private final int ownFrom;
+        private final ToolRunner.Budget budget;
+        private final CancelToken token;
+        private final EventSink sink;
+        private final RunProgress progress;
+        private boolean reshaped;
+
+        Steps(RunSetup setup, List<ModelMessage> messages, int ownFrom, ToolRunner.Budget budget, CancelToken token, EventSink sink,
+                RunProgress progress) {
+            this.setup = setup;
+            this.messages = messages;
+            this.ownFrom = ownFrom;
+            this.budget = budget;
+            this.token = token;
+            this.sink = sink;
+            this.progress = progress;
+        }
+
+        /** Runs {@code calls} (of step {@code step}) in order, pausing at the first that waits for a person. */
+        void runCalls(List<ToolCall> calls, int step) throws InterruptedException {
+            for (int i = 0; i < calls.size(); i++) {
+                ToolCall call = calls.get(i);
+                if (setup.agent().approvals().required(call.name())) {
+                    pause(calls.subList(i, calls.size()), step);
+                }
                 messages.add(toolRunner.run(call, setup, budget, token, sink));
+            }
+        }
+
+        private void pause(List<ToolCall> pending, int step) {
+            ToolCall call = pending.getFirst();
+            Instant deadline = Instant.now().plus(setup.agent().approvals().deadline());
+            Checkpoint checkpoint = new Checkpoint(Checkpoint.VERSION,
+                    messages.subList(ownFrom, messages.size()).stream().map(Checkpoint.Message::of).toList(), pending, budget.used(),
+                    budget.usedTotal(), step, reshaped, progress.usage());
+            sink.emit(new EventData.ApprovalRequired(call.id(), call.name(), arguments(call), deadline, setup.agent().approvals().deciders(),
+                    codec.mapper().valueToTree(checkpoint)));
+            throw new RunPausedException(call.id(), deadline);
+        }
+
+        /**
+         * Goes on from a checkpoint: what was decided is said first ({@code approval_decided}); an approved call runs, a
+         * denied one answers the model with the reason; then the rest of the paused step's calls.
+         *
+         * @return the step the run paused in
+         */
+        int resume(Resume resume) throws InterruptedException {
+            Checkpoint checkpoint = codec.mapper().treeToValue(resume.checkpoint(), Checkpoint.class);
+            checkpoint.messages().forEach(message -> messages.add(message.toModel()));
+            budget.restore(checkpoint.toolCalls(), checkpoint.toolCallsTotal());
+            reshaped = checkpoint.reshaped();
+            progress.spent(checkpoint.usage());
+            if (resume.decision() == null) {
+                throw new RunCancelledException(CancelToken.Reason.REQUESTED); // cancelled while it waited
+            }
+            token.throwIfCancelled();
+            ToolCall waited = checkpoint.pending().getFirst();
+            EventData.ApprovalDecided decided = new EventData.ApprovalDecided(waited.id(), waited.name(), resume.decision(), resume.reason(),
+                    resume.decidedBy());
+            sink.emit(decided);
+            if (decided.approved()) {
+                messages.add(toolRunner.run(waited, setup, budget, token, sink));
+            } else {
+                messages.add(new ModelMessage.ToolResult(waited.id(), waited.name(), "A person denied this call"
+                        + (resume.reason().isBlank() ? "." : ": " + resume.reason()), true));
+            }
+            runCalls(checkpoint.pending().subList(1, checkpoint.pending().size()), checkpoint.step());
+            return checkpoint.step();
+        }
+
+        private JsonNode arguments(ToolCall call) {
+            try {
+                return codec.mapper().readTree(call.arguments().isBlank() ? "{}" : call.arguments());
+            } catch (RuntimeException e) {
+                return codec.mapper().getNodeFactory().stringNode(call.arguments());
             }
         }
     }

@@ -51,14 +51,28 @@ public final class AgentRun {
      */
     public RunStatus play(RunCommand command, int attempt, SetupLoader loader, CancelToken token, EventSink sink)
             throws InterruptedException {
+        return play(command, attempt, false, loader, token, sink);
+    }
+
+    /**
+     * @param resumes the run paused for a person's decision and goes on from its checkpoint: no second run_start (its
+     *     first event is approval_decided), unless the checkpoint is gone (then it starts over, as after a takeover)
+     * @throws RunPausedException when it pauses (again) for a decision: its approval_required is emitted, no run_end
+     */
+    public RunStatus play(RunCommand command, int attempt, boolean resumes, SetupLoader loader, CancelToken token, EventSink sink)
+            throws InterruptedException {
         long started = System.nanoTime();
-        sink.emit(new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt,
-                command.input(), command.metadata(), Tracing.currentTraceId()));
+        if (!resumes) {
+            sink.emit(runStart(command, attempt));
+        }
         RunProgress progress = new RunProgress();
         Duration budget = defaultTimeout;
         ScheduledFuture<?> deadline = null;
         try {
             RunSetup setup = loader.load();
+            if (resumes && setup.resume() == null) {
+                sink.emit(runStart(command, attempt));
+            }
             budget = setup.agent().runTimeout() != null ? setup.agent().runTimeout() : defaultTimeout;
             deadline = timers.schedule(() -> token.cancel(CancelToken.Reason.TIMED_OUT), budget.toMillis(), TimeUnit.MILLISECONDS);
             token.throwIfCancelled();
@@ -81,7 +95,7 @@ public final class AgentRun {
                 }
                 case SHUTDOWN, LEASE_LOST -> throw e;
             };
-        } catch (EmitFailedException e) {
+        } catch (EmitFailedException | RunPausedException e) {
             throw e;
         } catch (RuntimeException e) {
             log.error("run {} failed unexpectedly", command.runId(), e);
@@ -92,6 +106,11 @@ public final class AgentRun {
                 deadline.cancel(false);
             }
         }
+    }
+
+    private static EventData.RunStart runStart(RunCommand command, int attempt) {
+        return new EventData.RunStart(command.threadId(), command.runId(), command.agentId(), attempt, command.input(), command.metadata(),
+                Tracing.currentTraceId());
     }
 
     private static RunStatus end(EventSink sink, RunStatus status, RunProgress progress, long startedNanos) {

@@ -192,6 +192,21 @@ final class ToolRunner {
             this.offered = offered;
         }
 
+        /** The calls counted so far, per tool (refused ones too: the per-tool cap counts attempts). */
+        Map<String, Integer> used() {
+            return Map.copyOf(used);
+        }
+
+        int usedTotal() {
+            return usedTotal;
+        }
+
+        /** Goes on from what a paused run had spent. */
+        void restore(Map<String, Integer> usedBefore, int usedTotalBefore) {
+            used.putAll(usedBefore);
+            usedTotal = usedTotalBefore;
+        }
+
         boolean exhausted() {
             return usedTotal >= total;
         }

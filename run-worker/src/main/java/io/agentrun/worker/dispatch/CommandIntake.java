@@ -123,6 +123,7 @@ final class CommandIntake {
             case RunOwnership.Claim.Unknown unknown -> new Action.Adopt();
             case RunOwnership.Claim.Leased leased -> new Action.Skip();
             case RunOwnership.Claim.Ended ended -> new Action.Skip();
+            case RunOwnership.Claim.Paused paused -> new Action.Skip();
         };
     }
 

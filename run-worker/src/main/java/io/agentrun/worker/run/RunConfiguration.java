@@ -6,6 +6,7 @@ import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.model.json.JsonCodec;
 import io.agentrun.worker.mcp.McpToolbox;
 import io.agentrun.worker.WorkerSettings;
 import io.agentrun.worker.agent.AgentLoop;
@@ -45,8 +46,8 @@ class RunConfiguration {
 
     @Bean
     RunExecutor runExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis, McpToolbox mcpTools) {
-        return new RunExecutor(ownership, threads, agents, contexts, run, publisher, settings, clock, redis, mcpTools);
+            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis, McpToolbox mcpTools, JsonCodec codec) {
+        return new RunExecutor(ownership, threads, agents, contexts, run, publisher, settings, clock, redis, mcpTools, codec);
     }
 
     @Bean

@@ -1,5 +1,8 @@
 package io.agentrun.worker.run;
 
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.worker.agent.Resume;
+import io.agentrun.worker.agent.RunPausedException;
 import io.agentrun.worker.mcp.McpToolbox;
 import io.agentrun.worker.WorkerSettings;
 import io.agentrun.model.agent.AgentDefinition;
@@ -52,9 +55,11 @@ final class RunExecutor {
     private final Clock clock;
     private final RedisConnections redis;
     private final McpToolbox mcpTools;
+    private final JsonCodec codec;
 
     RunExecutor(RunOwnership ownership, ThreadStore threads, AgentCatalog agents, ContextStore contexts, AgentRun run,
-            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis, McpToolbox mcpTools) {
+            EventPublisher publisher, WorkerSettings settings, Clock clock, RedisConnections redis, McpToolbox mcpTools, JsonCodec codec) {
+        this.codec = codec;
         this.redis = redis;
         this.mcpTools = mcpTools;
         this.ownership = ownership;
@@ -78,8 +83,10 @@ final class RunExecutor {
             threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
         }
         try {
-            RunStatus status = run.play(command, claim.epoch(), () -> setup(command, token), token, emitter);
+            RunStatus status = run.play(command, claim.epoch(), claim.resumes(), () -> setup(command, claim.resumes(), token), token, emitter);
             return finish(command, claim, emitter, status);
+        } catch (RunPausedException paused) {
+            return park(command, claim, emitter, paused);
         } catch (RunCancelledException | InterruptedException stopped) {
             flushQuietly(emitter);
             if (token.reason() == CancelToken.Reason.LEASE_LOST) {
@@ -99,9 +106,9 @@ final class RunExecutor {
      * run is claimed and its run_start sent, so it waits rather than fails. A lost lease (Redis stayed away longer than
      * the lease) or a stopping worker ends the wait; the run goes on elsewhere.
      */
-    private RunSetup setup(RunCommand command, CancelToken token) {
+    private RunSetup setup(RunCommand command, boolean resumes, CancelToken token) {
         try {
-            return RedisRetry.untilAnswered(() -> loadSetup(command), RedisRetry.NO_TIMEOUT, failure -> {
+            return RedisRetry.untilAnswered(() -> loadSetup(command, resumes), RedisRetry.NO_TIMEOUT, failure -> {
                 log.warn("run {}: could not read its setup from Redis ({}); trying again", command.runId(), failure.getMessage());
                 return !token.isCancelled();
             });
@@ -112,7 +119,7 @@ final class RunExecutor {
     }
 
     /** The agent and the thread's history are read in one round trip (both sent, then both awaited). */
-    private RunSetup loadSetup(RunCommand command) {
+    private RunSetup loadSetup(RunCommand command, boolean resumes) {
         var agent = agents.findAsync(command.projectId(), command.agentId());
         var history = command.threadId() == null ? CompletableFuture.completedFuture(List.<ChatMessage>of())
                 : threads.historyAsync(command.threadId());
@@ -126,8 +133,13 @@ final class RunExecutor {
         }
         AgentDefinition definition = agent.join()
                 .orElseThrow(() -> new ModelException("agent_not_found", "agent '" + command.agentId() + "' no longer exists", false));
+        Resume resume = resumes ? ownership.pauseState(command.runId()).map(this::resume).orElse(null) : null;
         return new RunSetup(command, definition, withoutThisRun(command, history.join()), contexts(command, definition),
-                mcpTools.toolsFor(command.projectId(), definition));
+                mcpTools.toolsFor(command.projectId(), definition), resume);
+    }
+
+    private Resume resume(RunOwnership.PauseState state) {
+        return new Resume(codec.mapper().readTree(state.checkpointJson()), state.decision(), state.reason(), state.decidedBy());
     }
 
     /**
@@ -146,6 +158,31 @@ final class RunExecutor {
                     () -> log.warn("run {}: context {} was deleted after the run was accepted", command.runId(), id));
         }
         return new RunContexts(found, agent.contextTokenBudget());
+    }
+
+    /**
+     * approval_required is emitted: once Kafka has it (with the checkpoint), this worker lets the run go — nobody holds a
+     * thread, a slot or a lease while a person decides. A decision recorded meanwhile hands it back to go on at once.
+     */
+    private RunOutcome park(RunCommand command, RunOwnership.Claim.Won claim, RunEmitter emitter, RunPausedException paused) {
+        try {
+            emitter.awaitDelivered(settings.deliveryTimeout());
+        } catch (EmitFailedException | InterruptedException e) {
+            log.warn("run {}: its approval_required may not be in Kafka ({}); handed back", command.runId(), e.getMessage());
+            return handBack(command, claim);
+        }
+        try {
+            RunOwnership.Parked parked = ownership.park(command.runId(), settings.id(), claim.epoch(), paused.toolCallId(), paused.deadline());
+            if (parked == RunOwnership.Parked.NOT_MINE) {
+                return RunOutcome.LEASE_LOST;
+            }
+            log.info("run {} waits for a decision on tool call {} until {}{}", command.runId(), paused.toolCallId(), paused.deadline(),
+                    parked == RunOwnership.Parked.DECIDED ? " (decided already: it goes on now)" : "");
+        } catch (RuntimeException e) {
+            log.warn("run {} waits for a decision, but could not be let go of ({}); it is taken over when its lease lapses",
+                    command.runId(), e.getMessage());
+        }
+        return RunOutcome.PAUSED;
     }
 
     /** run_end is emitted: once Kafka has it, the run is over, whatever else fails now. */
