@@ -3,7 +3,7 @@ import { sleep } from './retry.js';
 import { Http, newIdempotencyKey, type ClientOptions } from './http.js';
 import { enc, RunStream, type RunIds } from './stream.js';
 import type {
-    AcceptedRun, CancelResult, ChatMessage, DeletedThread, MessagePage, OneOffResult, RunPage, RunRequestBody, RunView,
+    AcceptedRun, ApprovalDecision, ApprovalResult, CancelResult, ChatMessage, DeletedThread, MessagePage, OneOffResult, RunPage, RunRequestBody, RunView,
     ThreadView, Upload, UploadRequest, ViewUrl,
 } from './types.js';
 
@@ -146,6 +146,18 @@ export class Runs {
         return view;
     }
 
+    /**
+     * Approves or denies the tool call a run waits for (`approval_required`): the run goes on, its next event
+     * `approval_decided`. Safe to retry: the same decision by the same credential is answered as recorded.
+     */
+    decide(threadId: string, runId: string, toolCallId: string, decision: ApprovalDecision,
+        options: { signal?: AbortSignal } = {}): Promise<ApprovalResult> {
+        return this.#http.json<ApprovalResult>({
+            method: 'POST', path: `/api/v1/threads/${enc(threadId)}/runs/${enc(runId)}/approvals/${enc(toolCallId)}`, retry: true,
+            runId, body: decision, idempotencyKey: newIdempotencyKey(), signal: options.signal,
+        });
+    }
+
     /** Cancels a run: its stream ends with `message_final` (cancelled) and `run_end` `cancelled`. */
     cancel(threadId: string, runId: string, options: { signal?: AbortSignal } = {}): Promise<CancelResult> {
         return this.#http.json<CancelResult>({
@@ -156,7 +168,7 @@ export class Runs {
 }
 
 function ended(view: RunView): boolean {
-    return view.status !== 'queued' && view.status !== 'running';
+    return view.status !== 'queued' && view.status !== 'running' && view.status !== 'waiting';
 }
 
 export class Threads {

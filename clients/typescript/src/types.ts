@@ -44,6 +44,10 @@ export type ToolEndData = PayloadOf<'ToolEndEvent'>;
 export type ErrorData = PayloadOf<'ErrorEvent'>;
 export type RunEndData = PayloadOf<'RunEndEvent'>;
 export type RunWaitingData = PayloadOf<'RunWaitingEvent'>;
+export type ApprovalRequiredData = PayloadOf<'ApprovalRequiredEvent'>;
+export type ApprovalDecidedData = PayloadOf<'ApprovalDecidedEvent'>;
+export type ApprovalDecision = Schemas['ApprovalDecision'];
+export type ApprovalResult = Schemas['ApprovalResult'];
 
 /** A numbered event of the run: `seq` is its SSE `id`, 0 for `run_start`, the last one is `run_end`. */
 export type RunEventOf<T extends string, P> = Envelope & { type: T; seq: number; data: P };
@@ -60,6 +64,8 @@ export type MessageDeltaEvent = RunEventOf<'message_delta', MessageDeltaData>;
 export type MessageFinalEvent = RunEventOf<'message_final', MessageFinalData>;
 export type ToolStartEvent = RunEventOf<'tool_start', ToolStartData>;
 export type ToolEndEvent = RunEventOf<'tool_end', ToolEndData>;
+export type ApprovalRequiredEvent = RunEventOf<'approval_required', ApprovalRequiredData>;
+export type ApprovalDecidedEvent = RunEventOf<'approval_decided', ApprovalDecidedData>;
 export type ErrorEvent = RunEventOf<'error', ErrorData>;
 export type RunEndEvent = RunEventOf<'run_end', RunEndData>;
 
@@ -71,6 +77,8 @@ export type RunEvent =
     | MessageFinalEvent
     | ToolStartEvent
     | ToolEndEvent
+    | ApprovalRequiredEvent
+    | ApprovalDecidedEvent
     | ErrorEvent
     | RunEndEvent;
 

@@ -122,6 +122,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/threads/{threadId}/runs/{runId}/approvals/{toolCallId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a tool call a run waits for
+         * @description A run whose agent marks a tool `approvals` pauses when the model calls it: its stream shows `approval_required`
+         *     (the call, its arguments, `deadline`, `deciders`), `GET /api/v1/runs/{id}` reads `waiting` with
+         *     `pending_approval`, and no worker holds it. This records the decision exactly once (a second one is `409
+         *     approval_already_decided`); the run goes on, on any worker, with `approval_decided` as its next event: an
+         *     approved call runs, a denied one does not and the model is told the `reason`. Once `deadline` passed the call
+         *     is denied (`409 approval_expired` here). Secret keys and sessions of the run's project decide; a publishable
+         *     key only for an agent whose `approvals.publishable_keys` allows it (else `403`), and only on its own runs.
+         */
+        post: operations["decideApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{runId}": {
         parameters: {
             query?: never;
@@ -250,8 +276,11 @@ export interface components {
         ThreadId: string;
         /** Format: date-time */
         Timestamp: string;
-        /** @enum {string} */
-        RunStatus: "queued" | "running" | "completed" | "failed" | "cancelled" | "timed_out";
+        /**
+         * @description `waiting`: paused until a person decides on a tool call (`approval_required`); no worker holds it
+         * @enum {string}
+         */
+        RunStatus: "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled" | "timed_out";
         Usage: {
             input_tokens: number;
             output_tokens: number;
@@ -334,6 +363,32 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description while `waiting`, the tool call it waits for a decision on */
+            pending_approval?: components["schemas"]["PendingApproval"];
+        };
+        PendingApproval: {
+            tool_call_id: string;
+            name: string;
+            /** @description the tool's arguments as the model gave them (JSON) */
+            arguments: unknown;
+            deadline: components["schemas"]["Timestamp"];
+            /** @description the credentials that may decide */
+            deciders: ("secret_key" | "session" | "publishable_key")[];
+        };
+        ApprovalDecision: {
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            /** @description why; a denial's reason is what the model is told */
+            reason?: string;
+        };
+        ApprovalResult: {
+            run_id: components["schemas"]["RunId"];
+            thread_id: components["schemas"]["ThreadId"];
+            tool_call_id: string;
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            /** @constant */
+            status: "resuming";
         };
         ThreadView: {
             thread_id: components["schemas"]["ThreadId"];
@@ -405,10 +460,10 @@ export interface components {
             /** @description the request path */
             instance?: string;
             /** @enum {string} */
-            code: "invalid_request" | "invalid_response_format" | "unauthorized" | "forbidden" | "not_found" | "agent_not_found" | "thread_not_found" | "run_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "context_not_found" | "already_exists" | "method_not_allowed" | "thread_deleted" | "thread_busy" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "not_acceptable" | "expectation_failed" | "headers_too_large" | "rate_limited" | "spend_cap_reached" | "run_failed" | "upstream_unavailable" | "run_timeout" | "internal_error" | "not_implemented" | "http_version_not_supported";
+            code: "invalid_request" | "invalid_response_format" | "unauthorized" | "forbidden" | "not_found" | "agent_not_found" | "thread_not_found" | "run_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "context_not_found" | "already_exists" | "method_not_allowed" | "thread_deleted" | "thread_busy" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "not_acceptable" | "expectation_failed" | "headers_too_large" | "rate_limited" | "spend_cap_reached" | "run_failed" | "upstream_unavailable" | "run_timeout" | "internal_error" | "not_implemented" | "http_version_not_supported" | "approval_not_found" | "approval_already_decided" | "approval_expired" | "run_ended";
         };
         /** @description one server-sent event of a run's stream, as `{event, id, data}` with `data` parsed */
-        StreamEvent: components["schemas"]["RunStartEvent"] | components["schemas"]["ThinkingPartEvent"] | components["schemas"]["MessageDeltaEvent"] | components["schemas"]["MessageFinalEvent"] | components["schemas"]["ToolStartEvent"] | components["schemas"]["ToolEndEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["RunEndEvent"] | components["schemas"]["RunWaitingEvent"];
+        StreamEvent: components["schemas"]["RunStartEvent"] | components["schemas"]["ThinkingPartEvent"] | components["schemas"]["MessageDeltaEvent"] | components["schemas"]["MessageFinalEvent"] | components["schemas"]["ToolStartEvent"] | components["schemas"]["ToolEndEvent"] | components["schemas"]["ApprovalRequiredEvent"] | components["schemas"]["ApprovalDecidedEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["RunEndEvent"] | components["schemas"]["RunWaitingEvent"];
         /** @description what every event's `data` carries around its payload */
         Envelope: {
             type: string;
@@ -524,6 +579,36 @@ export interface components {
                     output: string;
                     is_error: boolean;
                     duration_ms: number;
+                };
+            } & components["schemas"]["Envelope"];
+        };
+        /** @description the model called a tool that waits for a person: the run is `waiting` until a decision (POST …/approvals/{tool_call_id}) or the deadline (a denial); the stream stays open */
+        ApprovalRequiredEvent: {
+            /** @constant */
+            event: "approval_required";
+            id: components["schemas"]["EventId"];
+            data: {
+                /** @constant */
+                type?: "approval_required";
+                data?: components["schemas"]["PendingApproval"];
+            } & components["schemas"]["Envelope"];
+        };
+        /** @description the first event of the attempt that goes on after a decision; an approved call then runs (tool_start, tool_end), a denied one does not */
+        ApprovalDecidedEvent: {
+            /** @constant */
+            event: "approval_decided";
+            id: components["schemas"]["EventId"];
+            data: {
+                /** @constant */
+                type?: "approval_decided";
+                data?: {
+                    tool_call_id: string;
+                    name: string;
+                    /** @enum {string} */
+                    decision: "approve" | "deny";
+                    reason: string;
+                    /** @description `secret_key:<label>`, `session:<subject>`, `publishable_key:<label>`, or `deadline` */
+                    decided_by: string;
                 };
             } & components["schemas"]["Envelope"];
         };
@@ -975,6 +1060,59 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    decideApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: components["parameters"]["threadId"];
+                runId: components["parameters"]["runId"];
+                /** @description the `tool_call_id` of the run's `approval_required` */
+                toolCallId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description recorded; the run goes on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `thread_not_found`, `run_not_found` (missing, or another project's), `approval_not_found` (the run waits for no decision on that call) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `approval_already_decided`, `approval_expired` (the deadline passed: denied), `run_ended` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["Error"];

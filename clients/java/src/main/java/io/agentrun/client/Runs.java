@@ -2,6 +2,7 @@ package io.agentrun.client;
 
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /** Runs: streamed, one-off, background; read, wait for, cancel. Every POST carries an {@code Idempotency-Key}. */
@@ -68,12 +69,27 @@ public final class Runs {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pause = 100;
         RunInfo run = get(runId);
-        while (!run.status().isTerminal() && RetryPolicy.allows(deadline, Duration.ofMillis(pause))) {
+        while (!run.status().isTerminal() && RetryPolicy.allows(deadline, Duration.ofMillis(pause))) { // waiting is not ended
             sleep(pause);
             pause = Math.min(pause * 2, 1000);
             run = get(runId);
         }
         return run;
+    }
+
+    /**
+     * {@code POST /api/v1/threads/{threadId}/runs/{runId}/approvals/{toolCallId}}: approves or denies the tool call a run
+     * waits for ({@code approval_required}); the run goes on with {@code approval_decided}. Safe to retry: the same
+     * decision by the same credential is answered as recorded; another one is {@code approval_already_decided}.
+     *
+     * @param decision {@code approve} or {@code deny}
+     * @param reason   why; a denial's reason is what the model is told
+     */
+    public ApprovalResult decide(String threadId, String runId, String toolCallId, String decision, String reason) {
+        HttpRequest post = transport.post("/api/v1/threads/" + Transport.encode(threadId) + "/runs/" + Transport.encode(runId)
+                + "/approvals/" + Transport.encode(toolCallId), Map.of("decision", decision, "reason", reason),
+                Transport.newIdempotencyKey(), Duration.ofSeconds(30)).build();
+        return transport.json(post, ApprovalResult.class);
     }
 
     /** {@code POST /api/v1/threads/{threadId}/runs/{runId}/cancel}: harmless to repeat. */

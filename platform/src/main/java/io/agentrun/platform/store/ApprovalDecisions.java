@@ -40,7 +40,7 @@ public final class ApprovalDecisions {
 
     /** What recording a decision found. */
     public sealed interface Outcome {
-        /** Recorded now; the run goes on. */
+        /** Recorded (now, or before by the same caller: a retry); the run goes on. */
         record Recorded() implements Outcome {
         }
 
@@ -80,6 +80,7 @@ public final class ApprovalDecisions {
                 goOn(runId, detail);
                 yield new Outcome.Recorded();
             }
+            case "recorded_before" -> new Outcome.Recorded();
             case "no_call" -> new Outcome.NoSuchCall();
             case "decided" -> new Outcome.AlreadyDecided(detail);
             case "ended" -> new Outcome.Ended(detail);

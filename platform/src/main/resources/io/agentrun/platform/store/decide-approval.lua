@@ -2,7 +2,8 @@
 -- KEYS[1] ar:run:{id}
 -- ARGV[1] project id   ARGV[2] thread id   ARGV[3] tool call id   ARGV[4] decision (approve | deny)   ARGV[5] reason
 -- ARGV[6] who decided   ARGV[7] now (ms)   ARGV[8] now (ISO-8601)
--- Returns {outcome, detail}: 'recorded' (detail: the run's command JSON, to produce now), 'not_found' (no such run in
+-- Returns {outcome, detail}: 'recorded' (detail: the run's command JSON, to produce now), 'recorded_before' (this very
+-- decision by this caller, recorded already), 'not_found' (no such run in
 -- this project and thread), 'no_call' (the run waits for no decision on that call), 'decided' (detail: the decision
 -- recorded before), 'ended' (detail: the run's status), 'expired' (the deadline passed: the sweeper denies it).
 local h = redis.call('HMGET', KEYS[1], 'project_id', 'thread_id', 'status', 'approval_call', 'decision', 'approval_deadline',
@@ -18,6 +19,10 @@ if h[4] ~= ARGV[3] then
   return {'no_call', ''}
 end
 if h[5] then
+  if h[5] == ARGV[4] and redis.call('HGET', KEYS[1], 'decided_by') == ARGV[6] then
+    -- the same decision by the same caller: a retried request whose answer was lost, not a second decision
+    return {'recorded_before', ''}
+  end
   return {'decided', h[5]}
 end
 if tonumber(h[6] or '0') <= tonumber(ARGV[7]) then
