@@ -146,6 +146,15 @@ final class StackProcess implements AutoCloseable {
         }
     }
 
+    /** The operator token the stack made (or was given), for {@code /admin/v1}. */
+    String adminToken() {
+        try {
+            return Files.readString(state.resolve("admin-token")).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     URI api(int node) {
         return URI.create("http://localhost:" + (apiPort + node));
     }

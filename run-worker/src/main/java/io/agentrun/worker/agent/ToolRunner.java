@@ -116,7 +116,7 @@ final class ToolRunner {
         if (refused != null) {
             return Result.error(refused);
         }
-        ToolInvocation invocation = new ToolInvocation(setup.command().runId(), setup.command().projectId(), arguments,
+        ToolInvocation invocation = new ToolInvocation(setup.command().runId(), call.id(), setup.command().projectId(), arguments,
                 setup.command().metadata(), setup.contexts());
         return execute(tool, invocation, token);
     }

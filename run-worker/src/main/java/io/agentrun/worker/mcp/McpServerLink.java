@@ -106,8 +106,11 @@ final class McpServerLink implements AutoCloseable {
         return () -> client.listTools(cursor);
     }
 
-    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) throws ToolException {
-        return request(() -> client.callTool(new McpSchema.CallToolRequest(tool, arguments, null)));
+    /** The meta key MCP calls carry their idempotency key under. */
+    static final String IDEMPOTENCY_KEY = "io.agentrun/idempotency-key";
+
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, String idempotencyKey) throws ToolException {
+        return request(() -> client.callTool(new McpSchema.CallToolRequest(tool, arguments, Map.of(IDEMPOTENCY_KEY, idempotencyKey))));
     }
 
     /**

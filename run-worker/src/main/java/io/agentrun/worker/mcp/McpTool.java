@@ -17,7 +17,9 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * One tool of a remote MCP server, as the model is offered it: the server's name, description and input schema. A
  * call's arguments are checked against that schema here, before anything is sent; the server's result (text, and
- * structured content as JSON) becomes the tool's output, its {@code isError} a tool error.
+ * structured content as JSON) becomes the tool's output, its {@code isError} a tool error. Each call carries
+ * {@code _meta["io.agentrun/idempotency-key"]}: the same for the same call in every attempt of the run, so a server
+ * that keeps them does a call's side effect once even when a worker dies mid-call and another goes on.
  */
 final class McpTool implements Tool {
 
@@ -68,7 +70,7 @@ final class McpTool implements Tool {
             throw new ToolException("the arguments do not match the input schema of '" + name() + "': " + String.join("; ", problems));
         }
         Map<String, Object> arguments = mapper.convertValue(invocation.arguments(), ARGUMENTS);
-        McpSchema.CallToolResult result = link.call(listed.name(), arguments);
+        McpSchema.CallToolResult result = link.call(listed.name(), arguments, invocation.idempotencyKey());
         String output = output(result);
         if (Boolean.TRUE.equals(result.isError())) {
             throw new ToolException(output.isEmpty() ? "MCP server '" + serverId + "' reported an error without a message" : output);

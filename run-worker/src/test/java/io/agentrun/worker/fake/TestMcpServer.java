@@ -32,7 +32,9 @@ import org.apache.catalina.startup.Tomcat;
  *   <li>{@code huge}: a text of {@link #HUGE_BYTES} bytes; {@code hang}: answers only when interrupted (server stop);
  *       {@code broken}: a tool error ({@code isError}).</li>
  * </ul>
- * It counts calls per tool and records the headers of every request. {@code /garbage} answers every POST with a body
+ * It counts calls per tool and records the headers of every request. A call that carries agentrun's idempotency key
+ * ({@code _meta["io.agentrun/idempotency-key"]}) is done once per key, as a server with side effects would: a repeat
+ * answers what the first did ({@link #executions} counts what was done, {@link #calls} every call received). {@code /garbage} answers every POST with a body
  * that is not JSON, as a broken server would.
  */
 public final class TestMcpServer implements AutoCloseable {
@@ -42,6 +44,7 @@ public final class TestMcpServer implements AutoCloseable {
     private final Tomcat tomcat = new Tomcat();
     private final McpSyncServer server;
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, McpSchema.CallToolResult>> done = new ConcurrentHashMap<>();
     private final List<Map<String, String>> requestHeaders = new CopyOnWriteArrayList<>();
     private final int port;
 
@@ -117,6 +120,18 @@ public final class TestMcpServer implements AutoCloseable {
         return count == null ? 0 : count.get();
     }
 
+    /** Calls of {@code tool} done: one per idempotency key (and one per call without a key). */
+    public int executions(String tool) {
+        Map<String, McpSchema.CallToolResult> byKey = done.get(tool);
+        return byKey == null ? 0 : byKey.size();
+    }
+
+    /** The idempotency keys of the calls of {@code tool} done ({@code <run id>/<tool call id>}). */
+    public java.util.Set<String> executedKeys(String tool) {
+        Map<String, McpSchema.CallToolResult> byKey = done.get(tool);
+        return byKey == null ? java.util.Set.of() : java.util.Set.copyOf(byKey.keySet());
+    }
+
     /** The headers of every request received, lower-case names. */
     public List<Map<String, String>> requestHeaders() {
         return List.copyOf(requestHeaders);
@@ -128,7 +143,14 @@ public final class TestMcpServer implements AutoCloseable {
                 .tool(McpSchema.Tool.builder(name, json, schema).description(description).build())
                 .callHandler((exchange, request) -> {
                     calls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
-                    return handler.apply(request.arguments() == null ? Map.of() : request.arguments());
+                    Object key = request.meta() == null ? null : request.meta().get("io.agentrun/idempotency-key");
+                    Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+                    if (key == null) {
+                        done.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).put("unkeyed-" + System.nanoTime(), text("done"));
+                        return handler.apply(arguments);
+                    }
+                    return done.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).computeIfAbsent(key.toString(),
+                            k -> handler.apply(arguments));
                 })
                 .build();
     }

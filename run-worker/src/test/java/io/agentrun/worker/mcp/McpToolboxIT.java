@@ -174,6 +174,6 @@ class McpToolboxIT {
 
     private static ToolInvocation invocation(String project, String arguments) {
         JsonNode parsed = CODEC.mapper().readTree(arguments);
-        return new ToolInvocation("run_test", project, parsed, Map.of(), null);
+        return new ToolInvocation("run_test", "call_" + UUID.randomUUID(), project, parsed, Map.of(), null);
     }
 }
