@@ -2,6 +2,7 @@ package io.agentrun.api.run;
 
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.store.ApprovalDecisions;
+import io.agentrun.platform.store.RunStore;
 import io.lettuce.core.KeyValue;
 import java.util.List;
 import io.agentrun.platform.redis.RedisConnections;
@@ -37,7 +38,8 @@ public final class RunCanceller {
      * claims it (the flag lets a waiting run be claimed) ends it cancelled.
      */
     private void wakeIfWaiting(String runId) {
-        List<KeyValue<String, String>> run = redis.sync().hmget(RedisKeys.run(runId), "approval_call", "decision", "command");
+        List<KeyValue<String, String>> run = redis.sync().hmget(RedisKeys.run(runId), RunStore.APPROVAL_CALL, RunStore.DECISION,
+                RunStore.COMMAND);
         if (run.get(0).hasValue() && !run.get(0).getValue().isEmpty() && !run.get(1).hasValue()) {
             decisions.goOn(runId, run.get(2).getValueOrElse(""));
         }

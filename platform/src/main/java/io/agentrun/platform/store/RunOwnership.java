@@ -241,7 +241,8 @@ public final class RunOwnership {
 
     /** @return empty when the run has no checkpoint (its approval_required never applied: the attempt starts over) */
     public Optional<PauseState> pauseState(String runId) {
-        List<KeyValue<String, String>> h = redis.sync().hmget(RedisKeys.run(runId), "checkpoint", "decision", "decision_reason", "decided_by");
+        List<KeyValue<String, String>> h = redis.sync().hmget(RedisKeys.run(runId), RunStore.CHECKPOINT, RunStore.DECISION,
+                RunStore.DECISION_REASON, RunStore.DECIDED_BY);
         if (!h.get(0).hasValue() || h.get(0).getValue().isEmpty()) {
             return Optional.empty();
         }

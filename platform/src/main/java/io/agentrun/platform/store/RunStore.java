@@ -63,6 +63,19 @@ public final class RunStore {
     public static final String DELETED = "deleted";
     /** A waiting run's approval_required data, without the checkpoint (written by the relay). */
     public static final String APPROVAL = "approval";
+    /** The tool call a run waits for a decision on (relay, and the worker's park), and until when (ms). */
+    public static final String APPROVAL_CALL = "approval_call";
+    public static final String APPROVAL_DEADLINE = "approval_deadline";
+    /** Where a paused run goes on from (JSON, from its approval_required; dropped at run_end). */
+    public static final String CHECKPOINT = "checkpoint";
+    /** The decision on the call (api, sweeper at the deadline; relay from approval_decided). */
+    public static final String DECISION = "decision";
+    public static final String DECISION_REASON = "decision_reason";
+    public static final String DECIDED_BY = "decided_by";
+    public static final String DECIDED_AT = "decided_at";
+    /** Claims that resumed a paused run (not attempts), and the call the last one resumed it from. */
+    public static final String RESUMES = "resumes";
+    public static final String RESUMED_FOR = "resumed_for";
     public static final String KEY_FAMILY = "key_family";
     /** The run's command as JSON, so a sweeper can produce it again should it be lost before a worker claimed it. */
     public static final String COMMAND = "command";
