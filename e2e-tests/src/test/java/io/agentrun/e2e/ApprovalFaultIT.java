@@ -65,7 +65,9 @@ class ApprovalFaultIT {
         assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
         HttpResponse<String> agent = admin.exchange("PUT", "/admin/v1/projects/demo/agents/" + AGENT, json,
                 "{\"provider\": \"scripted\", \"mcp_servers\": [{\"server\": \"notes-" + SUITE + "\", \"tools\": [\"add_note\"]}],"
-                        + " \"approvals\": {\"tools\": [\"add_note\"], \"deadline\": \"10m\"}}");
+                        + " \"approvals\": {\"tools\": [\"add_note\"], \"deadline\": \"10m\"},"
+                        // The answer after the tool streams in ~2 s, so the kills strike resumed runs mid-way.
+                        + " \"scripted\": {\"words_per_delta\": 2, \"delta_delay_ms\": 400}}");
         assertThat(agent.statusCode()).as(agent.body()).isIn(200, 201);
         client = AgentrunClient.builder().baseUrl(stack.api(1)).apiKey(StackProcess.API_KEY).projectId("demo")
                 .retry(Duration.ofMillis(100), Duration.ofSeconds(3), Duration.ofMinutes(3)).build();
@@ -159,7 +161,11 @@ class ApprovalFaultIT {
             }
             await("half of the runs to wait for a person").atMost(Duration.ofSeconds(120)).until(() -> waiting(seen) >= RUNS / 2);
             long start = System.nanoTime();
-            for (String name : List.of("worker-1", "relay-1")) {
+            // Each fault strikes while people decide: runs wait (no worker holds them), resume, and stream their answers.
+            for (Map.Entry<String, Integer> fault : List.of(Map.entry("worker-1", RUNS * 2 / 5), Map.entry("relay-1", RUNS * 3 / 4))) {
+                String name = fault.getKey();
+                await(fault.getValue() + " decisions before killing " + name).atMost(Duration.ofSeconds(120))
+                        .until(() -> decided.get() >= fault.getValue());
                 long pausedOrDeciding = seen.stream().filter(s -> !ended(s)).count();
                 stack.kill9AndAwaitRestart(name);
                 kills.add(name + " at " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms with " + pausedOrDeciding
@@ -192,6 +198,69 @@ class ApprovalFaultIT {
         assertThat(doneByRun.keySet()).as("every approved call done, and no other").isEqualTo(approvedRuns);
         assertThat(doneByRun.values()).as("each once").containsOnly(1L);
         assertThat(decided.get()).isEqualTo(RUNS);
+    }
+
+    @Test
+    void onTheLocalStacksProcessesAnAgentUsesTwoToolsOfARealMcpServer() {
+        HttpResponse<String> agent = new ApiClient(stack.api(0), Map.of("Authorization", "Bearer " + stack.adminToken())).exchange("PUT",
+                "/admin/v1/projects/demo/agents/clerk-" + SUITE, Map.of("content-type", "application/json"),
+                "{\"provider\": \"scripted\", \"mcp_servers\": [{\"server\": \"notes-" + SUITE + "\", \"tools\": [\"lookup_order\", \"add_note\"]}]}");
+        assertThat(agent.statusCode()).as(agent.body()).isIn(200, 201);
+
+        List<RunEvent> events = new ArrayList<>();
+        try (RunStream s = client.runs().stream("clerk-" + SUITE, RunRequest.of(
+                "/tool lookup_order {\"order_id\": \"ORD-5\"} ;; add_note {\"order_id\": \"ORD-5\", \"text\": \"two tools\"}"))) {
+            s.forEach(events::add);
+        }
+
+        List<EventData.ToolEnd> ends = events.stream().map(RunEvent::data).filter(EventData.ToolEnd.class::isInstance)
+                .map(EventData.ToolEnd.class::cast).toList();
+        assertThat(ends).extracting(EventData.ToolEnd::name).containsExactly("lookup_order", "add_note");
+        assertThat(ends).extracting(EventData.ToolEnd::isError).containsOnly(false);
+        EventData.RunEnd end = (EventData.RunEnd) events.getLast().data();
+        assertThat(end.output()).contains("Order ORD-5: shipped, 2 items").contains("Noted on ORD-5: two tools");
+    }
+
+    @Test
+    void theWorkerThatHeldAWaitingRunIsKilledAndADecisionLaterResumesItWithEachSeqOnceAndTheToolRunOnce() throws Exception {
+        String query = "/tool add_note {\"order_id\": \"ORD-77\", \"text\": \"later " + SUITE + "\"}";
+        RunStream first = client.runs().stream(AGENT, RunRequest.of(query));
+        List<RunEvent> seen = new ArrayList<>();
+        EventData.ApprovalRequired approval = null;
+        for (RunEvent event : first) {
+            seen.add(event);
+            if (event.data() instanceof EventData.ApprovalRequired required) {
+                approval = required;
+                break;
+            }
+        }
+        assertThat(approval).isNotNull();
+        String runId = first.runId();
+        String threadId = first.threadId();
+        first.close(); // the client leaves while the run waits
+        String holder = stack.redis().sync().hget("ar:run:{" + runId + "}", "worker");
+        long holderPid = stack.pid(holder);
+        await("the run let go of").atMost(Duration.ofSeconds(20))
+                .until(() -> "".equals(stack.redis().sync().hget("ar:run:{" + runId + "}", "owner")));
+        stack.kill9AndAwaitRestart(holder);
+        // Nothing that keeps the run expires while it waits: its hash, its events for a rejoin, its thread's lock.
+        for (String key : List.of("ar:run:{" + runId + "}", "ar:run:{" + runId + "}:events", "ar:thread:{" + threadId + "}:lock")) {
+            assertThat(stack.redis().sync().pttl(key)).as("ms %s lives on", key).isGreaterThan(Duration.ofMinutes(9).toMillis());
+        }
+
+        client.runs().decide(threadId, runId, approval.toolCallId(), "approve", "checked later");
+        List<RunEvent> rest = new ArrayList<>();
+        try (RunStream joined = client.runs().join(threadId, runId, seen.getLast().seq())) {
+            joined.forEach(rest::add);
+        }
+
+        List<RunEvent> all = new ArrayList<>(seen);
+        all.addAll(rest);
+        assertThat(all).extracting(RunEvent::seq).containsExactlyElementsOf(java.util.stream.LongStream.range(0, all.size()).boxed().toList());
+        assertThat(rest.getFirst().data()).isInstanceOf(EventData.ApprovalDecided.class);
+        assertThat(((EventData.RunEnd) rest.getLast().data()).output()).contains("Noted on ORD-77: later " + SUITE);
+        assertThat(server.executedKeys("add_note")).filteredOn(key -> key.startsWith(runId + "/")).hasSize(1);
+        assertThat(stack.pid(holder)).as("the worker that held it was replaced").isNotEqualTo(holderPid);
     }
 
     private static long waiting(List<Seen> seen) {

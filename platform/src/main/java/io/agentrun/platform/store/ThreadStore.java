@@ -230,6 +230,16 @@ public final class ThreadStore {
                 .thenApply(extended -> Long.valueOf(1L).equals(extended));
     }
 
+    /**
+     * Keeps the thread's lock for a run that waits for a person until {@code until} (its deadline) and the usual
+     * {@code thread-lock-ttl} after it: no other turn starts on the thread while it waits, however long.
+     */
+    public java.util.concurrent.CompletionStage<Boolean> extendLockUntil(String threadId, String runId, java.time.Instant until) {
+        long ttl = Math.max(0, until.toEpochMilli() - System.currentTimeMillis()) + settings.threadLockTtl().toMillis();
+        return redis.async().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER, new String[] {RedisKeys.threadLock(threadId)}, runId,
+                Long.toString(ttl)).thenApply(extended -> Long.valueOf(1L).equals(extended));
+    }
+
     public Optional<String> lockHolder(String threadId) {
         return Optional.ofNullable(redis.sync().get(RedisKeys.threadLock(threadId)));
     }

@@ -172,15 +172,21 @@ final class RunExecutor {
             return handBack(command, claim);
         }
         try {
+            if (command.threadId() != null) {
+                threads.extendLockUntil(command.threadId(), command.runId(), paused.deadline()).toCompletableFuture()
+                        .get(redis.commandTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
             RunOwnership.Parked parked = ownership.park(command.runId(), settings.id(), claim.epoch(), paused.toolCallId(), paused.deadline());
             if (parked == RunOwnership.Parked.NOT_MINE) {
                 return RunOutcome.LEASE_LOST;
             }
             log.info("run {} waits for a decision on tool call {} until {}{}", command.runId(), paused.toolCallId(), paused.deadline(),
                     parked == RunOwnership.Parked.DECIDED ? " (decided already: it goes on now)" : "");
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             log.warn("run {} waits for a decision, but could not be let go of ({}); it is taken over when its lease lapses",
                     command.runId(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return RunOutcome.PAUSED;
     }
