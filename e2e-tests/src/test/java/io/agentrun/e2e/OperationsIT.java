@@ -5,6 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.agentrun.api.bootstrap.Bootstrap;
 import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.json.JsonCodec;
+import io.agentrun.model.testing.TestData;
+import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.ops.cli.OpsCli;
 import io.agentrun.platform.store.ThreadStore;
@@ -21,10 +25,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
 
 /** The operators' command line against a live pipeline: replay equals what clients saw; rebuild after Redis lost everything. */
 @ExtendWith(RealInfrastructure.class)
 class OperationsIT {
+
+    private static final JsonCodec CODEC = new JsonCodec();
 
     static Pipeline pipeline;
     static ApiClient client;
@@ -166,6 +173,39 @@ class OperationsIT {
                 .extracting(m -> m.role() + ":" + m.content())
                 .containsExactly("USER:remember me", "ASSISTANT:Echo #1: remember me", "USER:and me",
                         "ASSISTANT:Echo #2: and me", "USER:who am i", "ASSISTANT:Echo #3: who am i");
+    }
+
+    @Test
+    void aRunThatWaitsForAPersonIsShownByReplayAndRestoredByARebuildAndThenGoesOnWhenDecided() throws Exception {
+        AgentDefinition approver = TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build();
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
+        HttpResponse<InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"6*7\"}"));
+        List<SseEvent> before = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
+        String threadId = opened.headers().firstValue("x-thread-id").orElseThrow();
+        String runId = opened.headers().firstValue("x-run-id").orElseThrow();
+        String callId = CODEC.read(before.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString();
+        opened.body().close();
+
+        Cli pretty = cli("replay", "--thread", threadId, "--format", "pretty");
+        assertThat(new String(pretty.out, StandardCharsets.UTF_8)).contains("approval_required", "waits for a decision on calculator");
+
+        pipeline.redis().sync().flushall();
+        pipeline.apiBean(Bootstrap.class).afterSingletonsInstantiated();
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
+        String group = (String) pipeline.properties().get("agentrun.kafka.relay-group");
+        Cli rebuilt = cli("rebuild-state", "--relay-group", group, "--force");
+        assertThat(rebuilt.status).as(rebuilt.err).isZero();
+
+        JsonNode waiting = CODEC.read(client.get("/api/v1/runs/" + runId).body(), JsonNode.class);
+        assertThat(waiting.get("status").asString()).isEqualTo("waiting");
+        assertThat(waiting.at("/pending_approval/tool_call_id").asString()).isEqualTo(callId);
+        HttpResponse<String> decided = client.exchange("POST", "/api/v1/threads/" + threadId + "/runs/" + runId + "/approvals/" + callId,
+                Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}");
+        assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+        ApiClient.StreamResponse rest = client.join(threadId, runId, before.getLast().id());
+        assertThat(rest.events()).extracting(SseEvent::event).startsWith("approval_decided").contains("tool_end");
+        assertThat(CODEC.read(rest.events().getLast().data(), JsonNode.class).at("/data/output").asString())
+                .isEqualTo("Tool calculator returned: 42");
     }
 
     @Test
