@@ -127,17 +127,11 @@ class ApprovalFaultIT {
             if (failure != null || decisionFailure != null) {
                 return "failed: " + failure + " / decision: " + decisionFailure;
             }
-            for (int i = 0; i < events.size(); i++) {
-                if (events.get(i).seq() != i) {
-                    return "event " + i + " has seq " + events.get(i).seq() + " " + events.stream().map(RunEvent::seq).toList();
-                }
+            String shape = RunAudit.sdkStreamProblem(events);
+            if (shape != null) {
+                return shape;
             }
-            if (events.isEmpty() || !(events.getLast().data() instanceof EventData.RunEnd end)) {
-                return "no run_end last";
-            }
-            if (events.stream().filter(e -> e.data() instanceof EventData.RunEnd).count() != 1) {
-                return "more than one run_end";
-            }
+            EventData.RunEnd end = (EventData.RunEnd) events.getLast().data();
             String expected = approve ? "Noted on ORD-" + index + ": note " + SUITE + "-" + index : "A person denied this call: not this one";
             if (end.status() != RunStatus.COMPLETED || !end.output().contains(expected)) {
                 return "run_end " + end.status() + " '" + end.output() + "'";

@@ -1,9 +1,11 @@
 package io.agentrun.e2e;
 
-import static org.awaitility.Awaitility.await;
-
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
+import static org.awaitility.Awaitility.await;
+
+import EventData;
+import RunEvent;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;
@@ -28,6 +30,22 @@ final class RunAudit {
     }
 
     /** Null when the transcript is one undisturbed run's; else what is wrong with it. */
+    /** What is wrong with the events an SDK stream yielded (seq 0..n once, in order, one run_end, last), or null. */
+    static String sdkStreamProblem(List<RunEvent> events) {
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).seq() != i) {
+                return "event " + i + " has seq " + events.get(i).seq() + " " + events.stream().map(RunEvent::seq).toList();
+            }
+        }
+        if (events.isEmpty() || !(events.getLast().data() instanceof EventData.RunEnd)) {
+            return "no run_end last";
+        }
+        if (events.stream().filter(e -> e.data() instanceof EventData.RunEnd).count() != 1) {
+            return "more than one run_end";
+        }
+        return null;
+    }
+
     static String transcriptProblem(ResumingRun run, ClientView view) {
         if (!run.hasRunEnd()) {
             return "no run_end at the client";

@@ -1,7 +1,6 @@
 package io.agentrun.model.mcp;
 
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.agentrun.model.webhook.NewWebhookEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +32,6 @@ public record NewMcpServer(@Nullable String id, @Nullable String url, @Nullable 
     /** Headers the client itself sets; a registration cannot override them. */
     private static final Set<String> RESERVED = Set.of("host", "content-type", "content-length", "accept", "mcp-session-id",
             "mcp-protocol-version", "connection", "transfer-encoding", "cache-control");
-    private static final int MAX_URL = 2000;
     private static final int MAX_HEADERS = 16;
     private static final int MAX_HEADER_VALUE = 4096;
     private static final int MAX_TOOLS = 256;
@@ -42,7 +40,7 @@ public record NewMcpServer(@Nullable String id, @Nullable String url, @Nullable 
     public NewMcpServer {
         require(id == null || ID.matcher(id).matches(), "id must be 1–32 lowercase letters, digits, '_' or '-', starting with a letter");
         if (url != null) {
-            checkUrl(url);
+            NewWebhookEndpoint.checkUrl(url); // the same rules as every address agentrun calls
         }
         if (headers != null) {
             require(headers.size() <= MAX_HEADERS, "headers: at most " + MAX_HEADERS);
@@ -76,17 +74,7 @@ public record NewMcpServer(@Nullable String id, @Nullable String url, @Nullable 
         return this;
     }
 
-    private static void checkUrl(String url) {
-        URI uri;
-        try {
-            uri = new URI(url);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("url is not a URL");
-        }
-        require(url.length() <= MAX_URL && uri.getHost() != null && uri.getRawUserInfo() == null && uri.getRawFragment() == null
-                        && ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())),
-                "url must be an absolute http(s) URL with a host, without credentials or fragment");
-    }
+
 
     private static void require(boolean condition, String message) {
         if (!condition) {

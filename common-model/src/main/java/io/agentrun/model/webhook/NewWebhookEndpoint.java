@@ -42,7 +42,13 @@ public record NewWebhookEndpoint(@Nullable String url, @Nullable List<String> ev
         return this;
     }
 
-    private static void checkUrl(String url) {
+    /**
+     * An address agentrun will call (a webhook endpoint, an MCP server): an absolute http(s) URL with a host, at most
+     * 2,000 characters, without credentials (they would travel in logs and lists) or a fragment.
+     *
+     * @throws IllegalArgumentException saying so
+     */
+    public static void checkUrl(String url) {
         URI uri;
         try {
             uri = new URI(url);
@@ -54,4 +60,5 @@ public record NewWebhookEndpoint(@Nullable String url, @Nullable List<String> ev
             throw new IllegalArgumentException("url must be an absolute http(s) URL with a host, without credentials or fragment");
         }
     }
+
 }
