@@ -1,11 +1,9 @@
 package io.agentrun.e2e;
 
-import io.agentrun.model.event.EventData;
-import io.agentrun.model.event.RunEvent;
 import static org.awaitility.Awaitility.await;
 
-import EventData;
-import RunEvent;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;

@@ -247,6 +247,34 @@ class WebhooksIT {
 
     // ---- helpers
 
+    @Test
+    void aRunThatWaitsForAPersonIsDeliveredAsRunWaitingOncePerPauseAndNotAsAnEnd() throws Exception {
+        Endpoint endpoint = register("/waiting", List.of("run.waiting"));
+        pipeline.apiBean(io.agentrun.platform.store.AgentCatalog.class).put(pipeline.projectId,
+                io.agentrun.model.testing.TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build());
+
+        HttpResponse<java.io.InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"1+1\"}"));
+        List<SseEvent> events = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
+        String callId = CODEC.read(events.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString();
+        String runId = opened.headers().firstValue("x-run-id").orElseThrow();
+
+        await("the run.waiting delivery").atMost(Duration.ofSeconds(30)).until(() -> !received("/waiting").isEmpty());
+        Received got = received("/waiting").getFirst();
+        assertThat(verifies(got, endpoint.secret)).isTrue();
+        JsonNode message = CODEC.read(got.body(), JsonNode.class);
+        assertThat(message.get("type").asString()).isEqualTo("run.waiting");
+        assertThat(message.at("/data/run_id").asString()).isEqualTo(runId);
+        assertThat(message.at("/data/tool_call_id").asString()).isEqualTo(callId);
+        assertThat(message.at("/data/name").asString()).isEqualTo("calculator");
+        assertThat(message.at("/data/arguments/expression").asString()).isEqualTo("1+1");
+
+        HttpResponse<String> denied = client.exchange("POST", "/api/v1/threads/" + opened.headers().firstValue("x-thread-id").orElseThrow()
+                + "/runs/" + runId + "/approvals/" + callId, Map.of("content-type", "application/json"), "{\"decision\": \"deny\"}");
+        assertThat(denied.statusCode()).isEqualTo(200);
+        assertThat(ApiClient.readUntil(opened.body(), e -> !"run_end".equals(e.event())).getLast().event()).isEqualTo("run_end");
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> received("/waiting").size() == 1);
+    }
+
     record Endpoint(String id, String secret, String path) {
     }
 

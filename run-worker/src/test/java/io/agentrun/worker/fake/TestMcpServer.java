@@ -47,6 +47,7 @@ public final class TestMcpServer implements AutoCloseable {
     private final Map<String, Map<String, McpSchema.CallToolResult>> done = new ConcurrentHashMap<>();
     private final List<Map<String, String>> requestHeaders = new CopyOnWriteArrayList<>();
     private final int port;
+    private final McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
 
     public TestMcpServer() {
         McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
@@ -118,6 +119,11 @@ public final class TestMcpServer implements AutoCloseable {
     public int calls(String tool) {
         AtomicInteger count = calls.get(tool);
         return count == null ? 0 : count.get();
+    }
+
+    /** Adds a tool that answers {@code answer}, as a server whose tools change while it runs. */
+    public void addTool(String name, String answer) {
+        server.addTool(tool(json, name, "Added while the server ran.", "{\"type\":\"object\"}", arguments -> text(answer)));
     }
 
     /** Calls of {@code tool} done: one per idempotency key (and one per call without a key). */

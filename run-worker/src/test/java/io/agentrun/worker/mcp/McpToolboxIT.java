@@ -150,6 +150,24 @@ class McpToolboxIT {
         }
     }
 
+    @Test
+    void aToolTheServerAddsReachesTheRunsThatStartOnceTheListIsOlderThanItsTtl() throws Exception {
+        String project = register("orders", server.url(), Map.of(), null);
+        String name = "added_" + UUID.randomUUID().toString().substring(0, 8);
+        McpSettings shortTtl = new McpSettings("", List.of("127.0.0.0/8"), Duration.ofSeconds(3), 2 * 1024 * 1024, Duration.ofSeconds(2));
+        try (McpToolbox toolbox = toolbox(shortTtl)) {
+            assertThat(toolbox.toolsFor(project, agent("orders", name)).getFirst().description()).contains("does not list");
+
+            server.addTool(name, "fresh");
+
+            assertThat(toolbox.toolsFor(project, agent("orders", name)).getFirst().description())
+                    .as("within the TTL a run starts with the list read before").contains("does not list");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> !toolbox.toolsFor(project, agent("orders", name)).getFirst().description().contains("does not list"));
+            assertThat(toolbox.toolsFor(project, agent("orders", name)).getFirst().execute(invocation(project, "{}"))).isEqualTo("fresh");
+        }
+    }
+
     private static String register(String id, String url, Map<String, String> headers, Duration timeout) {
         return register(id, url, headers, timeout, null);
     }
