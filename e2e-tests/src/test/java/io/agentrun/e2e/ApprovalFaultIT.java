@@ -217,8 +217,14 @@ class ApprovalFaultIT {
 
     @Test
     void theWorkerThatHeldAWaitingRunIsKilledAndADecisionLaterResumesItWithEachSeqOnceAndTheToolRunOnce() throws Exception {
+        String patient = "patient-" + SUITE;
+        HttpResponse<String> agent = new ApiClient(stack.api(0), Map.of("Authorization", "Bearer " + stack.adminToken())).exchange("PUT",
+                "/admin/v1/projects/demo/agents/" + patient, Map.of("content-type", "application/json"),
+                "{\"provider\": \"scripted\", \"mcp_servers\": [{\"server\": \"notes-" + SUITE + "\", \"tools\": [\"add_note\"]}],"
+                        + " \"approvals\": {\"tools\": [\"add_note\"], \"deadline\": \"2h\"}}");
+        assertThat(agent.statusCode()).as(agent.body()).isIn(200, 201);
         String query = "/tool add_note {\"order_id\": \"ORD-77\", \"text\": \"later " + SUITE + "\"}";
-        RunStream first = client.runs().stream(AGENT, RunRequest.of(query));
+        RunStream first = client.runs().stream(patient, RunRequest.of(query));
         List<RunEvent> seen = new ArrayList<>();
         EventData.ApprovalRequired approval = null;
         for (RunEvent event : first) {
@@ -237,10 +243,14 @@ class ApprovalFaultIT {
         await("the run let go of").atMost(Duration.ofSeconds(20))
                 .until(() -> "".equals(stack.redis().sync().hget("ar:run:{" + runId + "}", "owner")));
         stack.kill9AndAwaitRestart(holder);
-        // Nothing that keeps the run expires while it waits: its hash, its events for a rejoin, its thread's lock.
+        // A decision an hour later finds the run as it left it: nothing that keeps it expires within its 2 h deadline — its
+        // hash, its events for a rejoin, its thread's lock (Redis's clocks, which no test can move) — and nothing else waits
+        // on time meanwhile: no worker holds it, the sweeper looks at it only at the deadline.
         for (String key : List.of("ar:run:{" + runId + "}", "ar:run:{" + runId + "}:events", "ar:thread:{" + threadId + "}:lock")) {
-            assertThat(stack.redis().sync().pttl(key)).as("ms %s lives on", key).isGreaterThan(Duration.ofMinutes(9).toMillis());
+            assertThat(stack.redis().sync().pttl(key)).as("ms %s lives on", key).isGreaterThan(Duration.ofHours(2).toMillis());
         }
+        assertThat(stack.redis().sync().zscore(io.agentrun.model.naming.RedisKeys.runsDue(io.agentrun.model.naming.Topics.RUN_COMMANDS), runId)).as("the sweeper's next look: the deadline")
+                .isGreaterThan((double) (System.currentTimeMillis() + Duration.ofMinutes(119).toMillis()));
 
         client.runs().decide(threadId, runId, approval.toolCallId(), "approve", "checked later");
         List<RunEvent> rest = new ArrayList<>();

@@ -1,7 +1,5 @@
 package io.agentrun.state.apply;
 
-import io.agentrun.model.command.RunCommand;
-import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.EventType;
 import io.agentrun.model.event.RunEvent;
@@ -156,23 +154,11 @@ public final class EventApplier {
         args.add(start == null ? "" : start.projectId());
         args.add(start == null ? "" : start.agentId());
         args.add(start == null || start.threadId() == null ? "" : start.threadId());
-        args.add(start == null ? "" : restoredCommand(start));
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
         return RUN_SCRIPT.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
                 RedisKeys.runWatchers(first.runId())}, args.toArray(String[]::new));
-    }
-
-    /**
-     * The run's command as its run_start tells it, for a run hash that lost the api's copy: what was asked, by whom,
-     * when. The mode is not in the events: a threaded run reads as {@code stream}, which changes nothing a worker does.
-     */
-    private String restoredCommand(RunEvent start) {
-        EventData.RunStart data = (EventData.RunStart) start.data();
-        RunCommand command = new RunCommand(start.runId(), start.threadId(), start.projectId(), start.agentId(),
-                start.threadId() == null ? RunMode.ONE_OFF : RunMode.STREAM, data.input(), data.metadata(), start.createdAt());
-        return new String(codec.encode(command), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private void addRunArgs(List<String> args, RelayedEvent relayed) {

@@ -9,9 +9,7 @@
 -- ARGV[4] project id   ARGV[5] agent id   ARGV[6] thread id ('' for a one-off run): the run's owners, as the api wrote
 -- them; written again (never overwriting) at every run_start, so a run Redis lost (a failover that dropped acknowledged
 -- writes, a rebuild from the topic) is found by its project again
--- ARGV[7] the run's command as its run_start tells it ('' when the batch holds no run_start): written when the hash has
--- none (Redis lost the api's copy), so a sweeper or a decision on a waiting run can produce it again
--- then 12 fields per event, from ARGV[8]:
+-- then 12 fields per event, from ARGV[7]:
 --   seq, envelope JSON, type, Kafka partition, Kafka offset, created_at,
 --   run_start: attempt | run_end: status | error: code,   run_end: output | error: message,
 --   epoch ('0': written before epochs existed, never fenced),   traceparent ('' when not traced),
@@ -134,9 +132,6 @@ local function restoreOwners(createdAt)
   if ARGV[6] ~= '' then
     redis.call('HSETNX', KEYS[1], 'thread_id', ARGV[6])
   end
-  if ARGV[7] ~= '' then
-    redis.call('HSETNX', KEYS[1], 'command', ARGV[7])
-  end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
 end
 
@@ -144,9 +139,9 @@ local decisions = {}
 local applied = false
 local ended = false
 local failure = nil
-local count = (#ARGV - 7) / FIELDS
+local count = (#ARGV - 6) / FIELDS
 for i = 0, count - 1 do
-  local a = 8 + i * FIELDS
+  local a = 7 + i * FIELDS
   local kind = ARGV[a + 2]
   local decision, err = apply(ARGV[a], ARGV[a + 1], kind, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 10], ARGV[a + 11])
   if decision == -1 then

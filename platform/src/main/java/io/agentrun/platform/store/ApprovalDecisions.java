@@ -95,12 +95,13 @@ public final class ApprovalDecisions {
      */
     public void goOn(String runId, String commandJson) {
         ownership.index(runId, clock.millis());
-        if (commandJson.isEmpty()) {
-            return; // the sweeper finds the run due and produces it
+        String json = commandJson.isEmpty() ? ownership.commandToProduce(runId).orElse("") : commandJson;
+        if (json.isEmpty()) {
+            return; // the sweeper finds the run due and tries again
         }
         try {
-            RunCommand command = codec.decodeCommand(commandJson.getBytes(StandardCharsets.UTF_8));
-            commands.send(command, commandJson);
+            RunCommand command = codec.decodeCommand(json.getBytes(StandardCharsets.UTF_8));
+            commands.send(command, json);
         } catch (CodecException e) {
             log.error("run {}: its stored command is not a command ({})", runId, e.getMessage());
         }

@@ -1,18 +1,23 @@
 package io.agentrun.platform.store;
 
+import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunMode;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.event.RunStatus;
+import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.LuaScript;
-import org.jspecify.annotations.Nullable;
-import java.util.Optional;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +25,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who executes a run, decided in Redis rather than by holding the Kafka record: a worker that takes a
@@ -38,6 +45,8 @@ public final class RunOwnership {
     private static final LuaScript REFUSE = LuaScript.fromResource(RunOwnership.class, "refuse-run.lua");
     private static final LuaScript SWEEP = LuaScript.fromResource(RunOwnership.class, "sweep-run.lua");
     private static final LuaScript PARK = LuaScript.fromResource(RunOwnership.class, "park-run.lua");
+    /** Only to read a lost command back from its run_start, on a path a run takes rarely. */
+    private static final JsonCodec CODEC = new JsonCodec();
 
     private static final long LEASE_LOST = 0L;
 
@@ -202,6 +211,34 @@ public final class RunOwnership {
             redis.sync().zrem(dueIndex, runId);
         }
         return mine;
+    }
+
+    /**
+     * The run's command to produce again: the api's copy in its hash, or — when Redis lost it (a rebuild from the topic,
+     * a failover) — the command its first run_start tells (what was asked, by whom, when; a threaded run reads as
+     * {@code stream}, which changes nothing a worker does). Read only where a run must be produced again, never on a
+     * run's way through the pipeline.
+     *
+     * @return empty when neither is there
+     */
+    public Optional<String> commandToProduce(String runId) {
+        String stored = redis.sync().hget(RedisKeys.run(runId), RunStore.COMMAND);
+        if (stored != null && !stored.isEmpty()) {
+            return Optional.of(stored);
+        }
+        List<StreamMessage<String, String>> first = redis.sync().xrange(RedisKeys.runEvents(runId),
+                Range.create("0-1", "0-1"));
+        if (first.isEmpty() || first.getFirst().getBody().get("e") == null) {
+            return Optional.empty();
+        }
+        RunEvent start = CODEC.decodeEvent(first.getFirst().getBody().get("e"));
+        if (!(start.data() instanceof EventData.RunStart data)) {
+            return Optional.empty();
+        }
+        RunCommand command = new RunCommand(start.runId(), start.threadId(), start.projectId(), start.agentId(),
+                start.threadId() == null ? RunMode.ONE_OFF : RunMode.STREAM, data.input(),
+                data.metadata(), start.createdAt());
+        return Optional.of(new String(CODEC.encode(command), StandardCharsets.UTF_8));
     }
 
     /** How a worker's {@link #park} went. */
@@ -392,8 +429,7 @@ public final class RunOwnership {
             }
             case "requeue" -> {
                 index(runId, value);
-                String command = redis.sync().hget(key, RunStore.COMMAND);
-                yield command == null ? new Sweep.Wait(value) : new Sweep.Requeue(command);
+                yield commandToProduce(runId).<Sweep>map(Sweep.Requeue::new).orElseGet(() -> new Sweep.Wait(value));
             }
             case "giveup" -> {
                 index(runId, clock.millis() + policy.lease().toMillis());
