@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentrun.infra.process.Ports;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
+import io.agentrun.model.testing.TestData;
+import io.agentrun.platform.store.AgentCatalog;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -134,6 +136,20 @@ class ContractIT {
         assertThat(client.viewUrl(missing).statusCode()).isEqualTo(404);
         assertThat(client.requestUpload("a.html", "text/html", "agent_input").statusCode()).isEqualTo(415);
 
+        // A decision on a tool call a run waits for, once recorded, once refused, once for no such call.
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId,
+                TestData.anAgent().id("approver").approvalRequired(java.time.Duration.ofHours(1), "calculator").build());
+        HttpResponse<InputStream> waiting = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"2*3\"}"));
+        List<SseEvent> paused = ApiClient.readUntil(waiting.body(), e -> !"approval_required".equals(e.event()));
+        String callId = JSON.readTree(paused.getLast().data()).at("/data/tool_call_id").asString();
+        String approvals = "/api/v1/threads/" + waiting.headers().firstValue("x-thread-id").orElseThrow() + "/runs/"
+                + waiting.headers().firstValue("x-run-id").orElseThrow() + "/approvals/";
+        Map<String, String> json = Map.of("content-type", "application/json");
+        assertThat(client.exchange("POST", approvals + "call_none", json, "{\"decision\": \"deny\"}").statusCode()).isEqualTo(404);
+        assertThat(client.exchange("POST", approvals + callId, json, "{\"decision\": \"approve\"}").statusCode()).isEqualTo(200);
+        assertThat(client.exchange("POST", approvals + callId, json, "{\"decision\": \"deny\"}").statusCode()).isEqualTo(409);
+        assertThat(ApiClient.readUntil(waiting.body(), e -> !"run_end".equals(e.event()))).extracting(SseEvent::event).contains("approval_decided");
+
         // Deletion, and what a deleted thread answers.
         assertThat(client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null).statusCode()).isEqualTo(200);
         assertThat(client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null).statusCode()).isEqualTo(404);
@@ -151,7 +167,8 @@ class ContractIT {
                     .map(Map.Entry::getKey).toList()).as("checked responses of " + operation).hasSizeGreaterThanOrEqualTo(2);
         });
         assertThat(checkedHere.entrySet().stream().filter(e -> e.getKey().startsWith("event ") && e.getValue() > 0)
-                .map(e -> e.getKey().substring(6)).toList()).contains("run_start", "message_delta", "message_final", "run_end");
+                .map(e -> e.getKey().substring(6)).toList()).contains("run_start", "message_delta", "message_final", "run_end",
+                        "approval_required", "approval_decided");
     }
 
     @Test

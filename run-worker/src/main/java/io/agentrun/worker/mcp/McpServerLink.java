@@ -152,8 +152,9 @@ final class McpServerLink implements AutoCloseable {
         return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
+    /** At once: a link is closed inside the toolbox's map update, where waiting on the server would hold others up. */
     @Override
     public void close() {
-        client.closeGracefully();
+        client.close();
     }
 }
