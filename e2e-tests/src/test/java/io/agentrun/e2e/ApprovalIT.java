@@ -89,9 +89,17 @@ class ApprovalIT {
         assertThat(data(events.getLast()).get("output").asString()).contains("Noted on ORD-9: refund approved");
         assertThat(server.calls("add_note")).isEqualTo(before + 1);
 
-        HttpResponse<String> again = decide(client, threadId, runId, required.get("tool_call_id").asString(), "deny", "");
+        // After the run ended: the decision stands (a retry is answered as recorded, another decision is refused), and a
+        // call the run never waited for meets the ended run.
+        String callId = required.get("tool_call_id").asString();
+        HttpResponse<String> retried = decide(client, threadId, runId, callId, "approve", "refund approved");
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        HttpResponse<String> again = decide(client, threadId, runId, callId, "deny", "");
         assertThat(again.statusCode()).isEqualTo(409);
-        assertThat(again.body()).contains("\"code\":\"run_ended\"");
+        assertThat(again.body()).contains("\"code\":\"approval_already_decided\"");
+        HttpResponse<String> other = decide(client, threadId, runId, "call_never_waited_for", "deny", "");
+        assertThat(other.statusCode()).isEqualTo(409);
+        assertThat(other.body()).contains("\"code\":\"run_ended\"");
     }
 
     @Test
