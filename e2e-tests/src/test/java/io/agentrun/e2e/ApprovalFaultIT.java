@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * done exactly once (the server keeps agentrun's idempotency key, as a server with side effects would), and no denied
  * or undecided call at all.
  */
+@Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class ApprovalFaultIT {
 

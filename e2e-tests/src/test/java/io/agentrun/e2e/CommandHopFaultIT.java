@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The command hop under compound faults, with real processes: a 2 api × 2 worker × 2 relay local stack runs
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * executes (no event in the topic, its state a {@code not_queued} tombstone or absent); and once everything
  * settled no run is left {@code queued} or {@code running}.
  */
+@Isolated // kills processes of the shared fault stack
 class CommandHopFaultIT {
 
     private static final Duration FEED_EVERY = Duration.ofMillis(200);

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code run_end} {@code completed} and the undisturbed answer, and no run may have executed twice: each query was
  * started once (the event topic holds one run for it) and its thread has that one run.
  */
+@Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class JavaSdkFaultIT {
 

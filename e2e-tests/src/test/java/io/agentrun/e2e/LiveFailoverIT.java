@@ -18,6 +18,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the backlog ({@code agentrun.stream.events.from_backlog} stays flat). What the failover itself held up is
  * delivered from the backlog meanwhile, and the stream is whole.
  */
+@Isolated // kills a primary of the JVM's Redis Cluster
 @ExtendWith(RealInfrastructure.class)
 class LiveFailoverIT {
 

@@ -24,10 +24,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /** The operators' command line against a live pipeline: replay equals what clients saw; rebuild after Redis lost everything. */
+@Isolated // flushes the shared Redis
 @ExtendWith(RealInfrastructure.class)
 class OperationsIT {
 

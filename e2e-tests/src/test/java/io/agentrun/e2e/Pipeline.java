@@ -38,31 +38,32 @@ final class Pipeline implements AutoCloseable {
     private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
     /**
-     * Pipelines started while this is set use the three-node Kafka cluster instead of the JVM's single broker; set
-     * and cleared around a suite by {@link OnKafkaCluster}.
+     * Pipelines started on this thread while this is set use the three-node Kafka cluster instead of the JVM's single
+     * broker; set and cleared around a suite by {@link OnKafkaCluster}. Per thread: suites run side by side
+     * (junit-platform.properties), and a suite's extensions, {@code @BeforeAll} and tests run on one thread.
      */
-    private static volatile boolean onKafkaCluster;
-    private static volatile String lastKafka;
+    private static final ThreadLocal<Boolean> ON_KAFKA_CLUSTER = ThreadLocal.withInitial(() -> false);
+    private static final ThreadLocal<String> LAST_KAFKA = new ThreadLocal<>();
     /** Likewise for the Redis Cluster (three primaries with a replica each), set around a suite by {@link OnRedisCluster}. */
-    private static volatile boolean onRedisCluster;
-    private static volatile String lastRedis;
+    private static final ThreadLocal<Boolean> ON_REDIS_CLUSTER = ThreadLocal.withInitial(() -> false);
+    private static final ThreadLocal<String> LAST_REDIS = new ThreadLocal<>();
 
-    /** The Kafka the last pipeline context was started with. */
+    /** The Kafka of the last pipeline made on this thread. */
     static String lastKafka() {
-        return lastKafka;
+        return LAST_KAFKA.get();
     }
 
     static void useKafkaCluster(boolean on) {
-        onKafkaCluster = on;
+        ON_KAFKA_CLUSTER.set(on);
     }
 
-    /** The Redis the last pipeline context was started with. */
+    /** The Redis of the last pipeline made on this thread. */
     static String lastRedis() {
-        return lastRedis;
+        return LAST_REDIS.get();
     }
 
     static void useRedisCluster(boolean on) {
-        onRedisCluster = on;
+        ON_REDIS_CLUSTER.set(on);
     }
 
     /** A pipeline on the test JVM's Redis Cluster (the suites after it get the single node again). */
@@ -75,8 +76,16 @@ final class Pipeline implements AutoCloseable {
         }
     }
 
+    /** The broker(s) and Redis this pipeline's contexts use, chosen when it is made. */
+    private final String kafka;
+    private final String redis;
+
     private Pipeline(Map<String, Object> overrides) {
         this.overrides = overrides;
+        this.kafka = ON_KAFKA_CLUSTER.get() ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
+        this.redis = ON_REDIS_CLUSTER.get() ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
+        LAST_KAFKA.set(kafka);
+        LAST_REDIS.set(redis);
     }
 
     /** As {@link #start(int, int, int, Map)}, with {@code initializer} applied to every context (e.g. to add a test bean). */
@@ -129,11 +138,7 @@ final class Pipeline implements AutoCloseable {
     /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
     Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();
-        String kafka = onKafkaCluster ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
-        lastKafka = kafka;
         p.put("spring.kafka.bootstrap-servers", kafka);
-        String redis = onRedisCluster ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
-        lastRedis = redis;
         p.putAll(io.agentrun.infra.redis.RedisEndpoints.properties(redis));
         p.put("agentrun.kafka.commands-topic", commandsTopic());
         p.put("agentrun.kafka.events-topic", "agentrun.thread-events." + suffix);

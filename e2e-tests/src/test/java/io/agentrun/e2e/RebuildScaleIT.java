@@ -16,12 +16,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Rebuild over many threads at once, interleaved on the event partitions: every thread gets its whole
  * history back, in order. Prints how long the rebuild and a replay took (OPS lines).
  */
+@Isolated // flushes the shared Redis
 @ExtendWith(RealInfrastructure.class)
 class RebuildScaleIT {
 

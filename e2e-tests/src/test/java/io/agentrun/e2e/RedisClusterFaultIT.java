@@ -17,15 +17,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A Redis Cluster failing under load, with real processes: a 2 api × 2 worker × 2 relay local stack on the test JVM's
- * Redis Cluster (three primaries, a replica each, {@code cluster-node-timeout} 2 s) runs 200 concurrent streams, and
- * more keep coming, while the test
+ * Redis Cluster (three primaries, a replica each, {@code cluster-node-timeout} 2 s) and three Kafka nodes
+ * ({@link StackProcess#onClusters}) runs 200 concurrent streams, and more keep coming until the fault is over, while
+ * the test
  * <ul>
  *   <li>kills with SIGKILL the primary that serves the most running runs; its replica takes over; the old primary
  *       comes back as a replica;</li>
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * executes; nothing is left queued or running; and, read afresh, every thread's history and every run's replay are
  * whole. The figures go to {@code target/reliability-results.md}.
  */
+@Isolated // kills and reshards nodes of the JVM's Redis Cluster, under load
 @ExtendWith(RealInfrastructure.class)
 class RedisClusterFaultIT {
 
@@ -49,7 +51,6 @@ class RedisClusterFaultIT {
     private static final Duration TOPOLOGY_SEEN = Duration.ofSeconds(15);
 
     static RedisCluster cluster;
-    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
     static List<ApiClient> nodes;
@@ -57,7 +58,7 @@ class RedisClusterFaultIT {
     @BeforeAll
     static void start() {
         cluster = RealInfrastructure.redisCluster();
-        stack = StackProcess.start(2, 2, 2, Map.of("REDIS_URL", cluster.url()));
+        stack = StackProcess.onClusters();
         redis = stack.redis();
         nodes = stack.clients();
     }
@@ -72,9 +73,10 @@ class RedisClusterFaultIT {
             victim.kill();
             awaitTakeover(slot, victim, "the replica of " + victim.port() + " to take over");
             long promotedMs = (System.nanoTime() - killed) / 1_000_000;
-            victim.restart();
-            awaitHealthy();
-            return new Fault(killed, "promoted after " + promotedMs + " ms");
+            return new Fault(killed, "promoted after " + promotedMs + " ms", () -> {
+                victim.restart();
+                awaitHealthy();
+            });
         });
     }
 
@@ -101,20 +103,22 @@ class RedisClusterFaultIT {
             }
             awaitTakeover(slot, primary, "the stale replica " + replica.port() + " to take over");
             long promotedMs = (System.nanoTime() - killed) / 1_000_000;
-            primary.restart();
-            awaitHealthy();
             assertThat(acknowledged - replicated).as("bytes of acknowledged writes the failover dropped").isPositive();
-            // No takeover before the relays re-applied what the failover dropped (a fence read from stale state mixes two
-            // executions in one stream): every worker's sweeper paused. A worker hears of the new topology on its own
-            // client's re-read, which may come after the cluster is whole here; the audit below finds any mixed stream.
-            for (int w = 0; w < pausesBefore.size(); w++) {
-                int worker = w;
-                await("worker-" + (w + 1) + "'s sweeper to pause after the failover").atMost(TOPOLOGY_SEEN)
-                        .pollInterval(Duration.ofMillis(200))
-                        .until(() -> sweeperPauses().get(worker) > pausesBefore.get(worker));
-            }
             return new Fault(killed, "promoted after " + promotedMs + " ms; " + (acknowledged - replicated)
-                    + " bytes of acknowledged writes dropped");
+                    + " bytes of acknowledged writes dropped", () -> {
+                        // No takeover before the relays re-applied what the failover dropped (a fence read from stale state
+                        // mixes two executions in one stream): every worker's sweeper paused. A worker hears of the new
+                        // topology on its own client's re-read, which may come after the cluster is whole here; the audit
+                        // below finds any mixed stream.
+                        for (int w = 0; w < pausesBefore.size(); w++) {
+                            int worker = w;
+                            await("worker-" + (w + 1) + "'s sweeper to pause after the failover").atMost(TOPOLOGY_SEEN)
+                                    .pollInterval(Duration.ofMillis(200))
+                                    .until(() -> sweeperPauses().get(worker) > pausesBefore.get(worker));
+                        }
+                        primary.restart();
+                        awaitHealthy();
+                    });
         });
     }
 
@@ -126,8 +130,7 @@ class RedisClusterFaultIT {
             long moved = System.nanoTime();
             cluster.moveSlots(from, to, 1800, Path.of("target", "redis-reshard.log"));
             long tookMs = (System.nanoTime() - moved) / 1_000_000;
-            awaitHealthy();
-            return new Fault(moved, "1,800 slots moved in " + tookMs + " ms");
+            return new Fault(moved, "1,800 slots moved in " + tookMs + " ms", RedisClusterFaultIT::awaitHealthy);
         });
     }
 
@@ -153,11 +156,12 @@ class RedisClusterFaultIT {
                     stack.kill9AndAwaitRestart("api-1");
                     awaitTakeover(slot, victim, "the replica of " + victim.port() + " to take over");
                     long promotedMs = (System.nanoTime() - killed) / 1_000_000;
-                    victim.restart();
-                    awaitHealthy();
-                    await("api-1 to serve again").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                            .until(() -> nodes.get(0).get("/actuator/health/readiness").statusCode() == 200);
-                    return new Fault(killed, "promoted after " + promotedMs + " ms; worker-1 and api-1 killed");
+                    return new Fault(killed, "promoted after " + promotedMs + " ms; worker-1 and api-1 killed", () -> {
+                        victim.restart();
+                        awaitHealthy();
+                        await("api-1 to serve again").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                                .ignoreExceptions().until(() -> nodes.get(0).get("/actuator/health/readiness").statusCode() == 200);
+                    });
                 });
 
         List<String> busy = new ArrayList<>();
@@ -196,10 +200,18 @@ class RedisClusterFaultIT {
         java.util.concurrent.locks.LockSupport.parkNanos(spacing.toNanos());
     }
 
-    /** A fault done to the cluster under load: when it struck, and what to say of it. */
-    private record Fault(long at, String detail) {
+    /**
+     * A fault done to the cluster under load: when it struck, what to say of it, and what makes the cluster whole again
+     * (a killed node back as a replica, every replica in sync) once the clients have met the fault and no new run starts.
+     */
+    private record Fault(long at, String detail, Healing heal) {
     }
 
+    private interface Healing {
+        void run() throws Exception;
+    }
+
+    /** Strikes and returns once the clients live with the fault's outcome (a replica promoted, the slots moved). */
     private interface Disturbance {
         Fault apply(List<ResumingRun> runs) throws Exception;
     }
@@ -221,6 +233,8 @@ class RedisClusterFaultIT {
             runs = load.runs;
             fault = disturbance.apply(List.copyOf(runs));
         }
+        // The runs started across the fault are what it is tested with: no new ones while the cluster heals.
+        fault.heal().run();
 
         RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE, settled);
         List<String> problems = new ArrayList<>(audit.problems());

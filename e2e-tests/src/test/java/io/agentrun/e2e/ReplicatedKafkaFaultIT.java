@@ -3,6 +3,7 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.naming.Topics;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Duration;
@@ -13,33 +14,35 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A replicated Kafka cluster losing a broker under load, with real processes: a 2 api × 2 worker × 2 relay local
- * stack on three KRaft nodes (replication factor 3, {@code min.insync.replicas=2}) runs 200 concurrent streams, and
- * more keep coming, when the node leading the most partitions of the command and event topics is killed with
+ * stack on three KRaft nodes (replication factor 3, {@code min.insync.replicas=2}) and the test JVM's Redis Cluster
+ * ({@link StackProcess#onClusters}) runs 200 concurrent streams, and more keep coming until the node is back, when the node leading the most partitions of the command and event topics is killed with
  * SIGKILL. The stack keeps it down for 20 s, then starts it again; it must catch up and rejoin every ISR.
  *
  * <p>Checked: every accepted run reaches {@code run_end} at its client exactly once, events 0..n exactly once, the
  * undisturbed answer (clients join again with {@code Last-Event-ID} when a connection ends early); a refused run
  * never executes; nothing is left queued or running. The figures go to {@code target/reliability-results.md}.
  */
+@ExtendWith(RealInfrastructure.class) // the stack runs on its Redis Cluster
+@Isolated // a fault stack under load: its timings need the machine
 class ReplicatedKafkaFaultIT {
 
     private static final Duration FEED_EVERY = Duration.ofMillis(100);
-    private static final Duration KEPT_DOWN = Duration.ofSeconds(20);
+    private static final Duration KEPT_DOWN = StackProcess.BROKER_KEPT_DOWN;
 
-    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
     static List<ApiClient> nodes;
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.start(2, 2, 2, 3, Map.of("AGENTRUN_KAFKA_RESTART_DELAY", KEPT_DOWN.toSeconds() + "s"));
+        stack = StackProcess.onClusters();
         redis = stack.redis();
         nodes = stack.clients();
     }
@@ -66,6 +69,9 @@ class ReplicatedKafkaFaultIT {
             await("the stack to start " + name + " again").atMost(KEPT_DOWN.plusSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> stack.pid(name) != pid);
             backMs = (System.nanoTime() - killed) / 1_000_000;
+            // The runs started while the node was down and as it came back are what the fault is tested with: none
+            // start while it catches up (its replicas rejoin the in-sync sets under the runs still streaming).
+            load.close();
             await(name + " to rejoin every in-sync replica set").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
                     .ignoreExceptions().until(() -> partitions(admin).stream().allMatch(p -> p.isr().size() == 3));
             inSyncMs = (System.nanoTime() - killed) / 1_000_000;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * with secret and publishable keys and a session token, refusals of wrong ones — and not one line of
  * the captured log may contain key material.
  */
+@Isolated // sets the JVM's log levels to DEBUG and reads every line
 @ExtendWith(RealInfrastructure.class)
 class SecretsInLogsIT {
 

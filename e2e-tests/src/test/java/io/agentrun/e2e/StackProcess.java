@@ -37,14 +37,21 @@ final class StackProcess implements AutoCloseable {
     private String redis;
 
     private static StackProcess shared;
+    private static StackProcess onClusters;
+    /** How long the {@link #onClusters} stack keeps a killed broker down before starting it again. */
+    static final Duration BROKER_KEPT_DOWN = Duration.ofSeconds(20);
     /** False for the {@link #shared} stack: suites' {@code @AutoClose} leaves it to the JVM's end. */
     private boolean closable = true;
 
-    private StackProcess(Path state, int apiPort, int apis, int kafkaPort, ChildProcess process) {
+    /** The broker processes ({@code kafka}, or {@code kafka-1}…) and, unless the stack was given a Redis, {@code redis}. */
+    private final List<String> infrastructure;
+
+    private StackProcess(Path state, int apiPort, int apis, int kafkaPort, List<String> infrastructure, ChildProcess process) {
         this.state = state;
         this.apiPort = apiPort;
         this.apis = apis;
         this.kafkaPort = kafkaPort;
+        this.infrastructure = infrastructure;
         this.process = process;
     }
 
@@ -56,25 +63,43 @@ final class StackProcess implements AutoCloseable {
      * The 2 api × 2 worker × 2 relay stack shared by the fault suites that need no settings of their own, started by
      * the first of them and stopped with this test JVM (its {@link ChildProcess} stops it on exit): starting six
      * services and a broker takes a CI machine's two cores tens of seconds per suite. Its api nodes keep at most 200
-     * events for a slow client (the slow-client fault needs a small bound; the others do not mind it). A suite must
+     * events for a slow client (the slow-client fault needs a small bound; the others do not mind it), and its relays
+     * retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's endpoint never fails). A suite must
      * not close it, need it fresh, or count what other suites did: suites tell their runs apart by their own queries
      * and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
      * starts killed parts again; a suite may end before it has).
      */
     static synchronized StackProcess shared() {
         if (shared == null) {
-            shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200"));
+            shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200",
+                    "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
             shared.closable = false;
         }
         shared.awaitServing();
         return shared;
     }
 
+    /**
+     * The 2 api × 2 worker × 2 relay stack on clusters, shared by the two cluster fault suites (Redis Cluster, replicated
+     * Kafka) as {@link #shared} is by the others: three KRaft nodes (replication factor 3, {@code min.insync.replicas=2})
+     * and the test JVM's Redis Cluster (three primaries with a replica each). A broker killed stays down
+     * {@link #BROKER_KEPT_DOWN} before the stack starts it again.
+     */
+    static synchronized StackProcess onClusters() {
+        if (onClusters == null) {
+            onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", io.agentrun.infra.testing.RealInfrastructure.redisCluster().url(),
+                    "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s"));
+            onClusters.closable = false;
+        }
+        onClusters.awaitServing();
+        return onClusters;
+    }
+
     /** Every part of the stack alive again and each service ready on its port. */
     private void awaitServing() {
         List<String> services = new java.util.ArrayList<>(List.of("worker-1", "worker-2", "relay-1", "relay-2"));
         IntStream.rangeClosed(1, apis).forEach(n -> services.add("api-" + n));
-        for (String part : List.of("kafka", "redis")) {
+        for (String part : infrastructure) {
             Deadline.await(part + " to run again", Duration.ofSeconds(120), Duration.ofMillis(200), process::requireAlive,
                     () -> ProcessHandle.of(pid(part)).map(ProcessHandle::isAlive).orElse(false));
         }
@@ -119,7 +144,12 @@ final class StackProcess implements AutoCloseable {
             // The stack starts its own redis-server unless the caller names one (a test's Redis Cluster); a REDIS_URL
             // this JVM inherited must not leak into the stack (blank counts as unset).
             env.putIfAbsent("REDIS_URL", "");
-            StackProcess stack = new StackProcess(state, apiPort, apis, kafkaPort,
+            List<String> infrastructure = new java.util.ArrayList<>(kafkaBrokers == 1 ? List.of("kafka")
+                    : IntStream.rangeClosed(1, kafkaBrokers).mapToObj(n -> "kafka-" + n).toList());
+            if (env.get("REDIS_URL").isBlank()) {
+                infrastructure.add("redis");
+            }
+            StackProcess stack = new StackProcess(state, apiPort, apis, kafkaPort, infrastructure,
                     ChildProcess.start("local-stack", command, env, state.resolve("stack.log")));
             long started = System.nanoTime();
             stack.awaitReady();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * while an api node, a worker and a relay are killed with SIGKILL in turn. Every stream must yield each seq once,
  * in order, up to {@code run_end}; no run may execute twice (each thread has one run, answered {@code Echo #1}).
  */
+@Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class TypescriptSdkFaultIT {
 

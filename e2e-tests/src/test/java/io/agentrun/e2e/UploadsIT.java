@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,6 +47,7 @@ import tools.jackson.databind.JsonNode;
  * the same bytes back, and have an agent read the file in a streamed run. Then every refusal, each with its
  * status and code and nothing stored, and a 100 MiB upload refused without the api node's heap growing.
  */
+@Isolated // measures what the whole JVM allocates during an upload
 @ExtendWith(RealInfrastructure.class)
 class UploadsIT {
 

@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,28 +21,29 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Webhooks under faults, with real processes: 200 background runs, and while they run a worker and a relay (which
- * records and sends deliveries) are killed with SIGKILL and started again by the stack. Every run that ended is
+ * Webhooks under faults, with real processes (the fault suites' shared stack): 200 background runs, and while they run a
+ * worker and a relay (which records and sends deliveries) are killed with SIGKILL and started again by the stack. Every run that ended is
  * delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body. The
  * surviving worker counts no lease lost (issue 33: it used to count its own runs that had simply ended).
  */
+@Isolated // kills processes of the shared fault stack
 class WebhookFaultIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
     private static final int RUNS = 200;
-    private static final String TOKEN = "fault-admin-" + UUID.randomUUID();
 
-    @AutoClose
     static StackProcess stack;
+    static ApiClient admin;
+    /** The endpoint this suite registers, deleted after it. */
+    static String endpoint;
     static HttpServer receiver;
-    static final List<JsonNode> received = new CopyOnWriteArrayList<>();
-    static final Map<String, Set<String>> bodiesById = new ConcurrentHashMap<>();
+    static final List<Delivery> received = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() throws IOException {
@@ -53,17 +52,20 @@ class WebhookFaultIT {
         receiver.createContext("/", exchange -> {
             String id = exchange.getRequestHeaders().getFirst("webhook-id");
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            bodiesById.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(body);
-            received.add(CODEC.read(body, JsonNode.class));
+            received.add(new Delivery(id, body, CODEC.read(body, JsonNode.class).get("data").get("run_id").asString()));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
         receiver.start();
-        stack = StackProcess.start(1, 2, 2, Map.of("AGENTRUN_ADMIN_TOKEN", TOKEN, "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
+        stack = StackProcess.shared();
+        admin = new ApiClient(stack.api(0), Map.of("Authorization", "Bearer " + stack.adminToken()));
     }
 
     @AfterAll
-    static void stopReceiver() {
+    static void stop() {
+        if (endpoint != null) {
+            admin.exchange("DELETE", "/admin/v1/projects/demo/webhooks/" + endpoint, Map.of(), null); // later suites' runs are not ours
+        }
         if (receiver != null) {
             receiver.stop(0);
         }
@@ -71,10 +73,10 @@ class WebhookFaultIT {
 
     @Test
     void everyRunThatEndedIsDeliveredThoughAWorkerAndARelayWereKilled() throws Exception {
-        ApiClient admin = new ApiClient(stack.api(0), Map.of("Authorization", "Bearer " + TOKEN));
         HttpResponse<String> created = admin.exchange("POST", "/admin/v1/projects/demo/webhooks", Map.of("content-type", "application/json"),
                 "{\"url\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook\"}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        endpoint = CODEC.read(created.body(), JsonNode.class).get("endpoint").get("endpoint_id").asString();
         ApiClient client = stack.client(0);
 
         ExecutorService callers = Executors.newFixedThreadPool(20);
@@ -102,9 +104,13 @@ class WebhookFaultIT {
         assertThat(ZombieWorkerIT.meter(stack.management("worker-2"), "agentrun_worker_leases_lost_total"))
                 .as("leases worker-2 counted lost while worker-1 died and its runs were taken over").isEqualTo(survivorLostBefore);
 
+        // Only this suite's runs count: the shared stack may end another suite's run (one left waiting for a person) meanwhile.
+        List<Delivery> ours = received.stream().filter(d -> runIds.contains(d.runId())).toList();
+        Map<String, Set<String>> bodiesById = ours.stream().collect(Collectors.groupingBy(Delivery::id,
+                Collectors.mapping(Delivery::body, Collectors.toSet())));
         Set<String> ids = bodiesById.keySet();
-        long repeats = received.size() - ids.size();
-        System.out.println("WEBHOOKS under a worker and a relay killed: " + runIds.size() + " runs, " + received.size() + " requests, "
+        long repeats = ours.size() - ids.size();
+        System.out.println("WEBHOOKS under a worker and a relay killed: " + runIds.size() + " runs, " + ours.size() + " requests, "
                 + ids.size() + " distinct webhook-ids, " + repeats + " repeats");
         assertThat(ids).as("one delivery per run").hasSize(runIds.size());
         assertThat(bodiesById.values()).as("a repeat is the same message under the same id").allSatisfy(bodies -> assertThat(bodies).hasSize(1));
@@ -116,6 +122,10 @@ class WebhookFaultIT {
     }
 
     private static Set<String> deliveredRuns() {
-        return received.stream().map(m -> m.get("data").get("run_id").asString()).collect(Collectors.toSet());
+        return received.stream().map(Delivery::runId).collect(Collectors.toSet());
+    }
+
+    /** One request the endpoint received: its {@code webhook-id}, its body, and the run it tells of. */
+    private record Delivery(String id, String body, String runId) {
     }
 }

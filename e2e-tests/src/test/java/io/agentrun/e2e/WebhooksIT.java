@@ -32,6 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
@@ -42,6 +43,7 @@ import tools.jackson.databind.JsonNode;
  * specification, not with the library that signed); failed attempts are retried; a hanging endpoint holds only its
  * own deliveries; destinations that are not public are refused.
  */
+@Isolated // compares delivery latency beside a hanging endpoint with latency alone
 @ExtendWith(RealInfrastructure.class)
 class WebhooksIT {
 

@@ -29,22 +29,23 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A zombie worker, with real processes: the worker executing a run is frozen with SIGSTOP mid-answer (a GC
- * pause, a hung VM — its sockets stay open and the stack does not restart it), its short lease lapses, the
- * other worker takes the run over as epoch 2, and then the frozen worker is woken with SIGCONT. It goes on
+ * A zombie worker, with real processes (the fault suites' shared stack): the worker executing a run is frozen with
+ * SIGSTOP mid-answer (a GC pause, a hung VM — its sockets stay open and the stack does not restart it), its lease (5 s)
+ * lapses, the other worker takes the run over as epoch 2, and then the frozen worker is woken with SIGCONT. It goes on
  * where it was — its next delta is already due — and writes events of epoch 1 after its run was taken over.
  * The relay must fence them: the client sees one answer (the undisturbed run's text, events 0..n exactly
  * once), the resume buffer and the thread history hold nothing of the zombie, and the relay counts what it
  * refused in {@code agentrun_relay_events_fenced_total}.
  */
+@Isolated // freezes workers (and Redis) of the shared fault stack
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ZombieWorkerIT {
 
@@ -54,13 +55,12 @@ class ZombieWorkerIT {
     private static final String SLOW = "/slow 300 " + String.join(" ", IntStream.rangeClosed(1, 40).mapToObj(i -> "word" + i).toList());
     private static final String ANSWER = "Echo #1: " + SLOW;
 
-    @AutoClose
     static StackProcess stack;
     static RedisConnections redis;
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.start(1, 2, 1, Map.of("AGENTRUN_WORKER_LEASEDURATION", "2s"));
+        stack = StackProcess.shared();
         redis = stack.redis();
     }
 
@@ -90,7 +90,7 @@ class ZombieWorkerIT {
         assertThat(zombie).as("owner of %s (the worker's name is its pid file's)", watch.runId).matches("worker-[12]");
         assertThat(claimed.get("worker")).isEqualTo(zombie);
         String successor = zombie.equals("worker-1") ? "worker-2" : "worker-1";
-        double fencedBefore = meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total");
+        double fencedBefore = fencedByRelays();
         double lostBefore = meter(stack.management(zombie), "agentrun_worker_leases_lost_total");
         String holdersBefore = commandPartitionHolders(watch.threadId);
 
@@ -128,12 +128,12 @@ class ZombieWorkerIT {
         long woken = System.nanoTime();
 
         await("the relay to fence the zombie's events").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions().until(() -> meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total") > fencedBefore);
+                .ignoreExceptions().until(() -> fencedByRelays() > fencedBefore);
         await("the zombie to find its lease lost and stop the run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions().until(() -> meter(stack.management(zombie), "agentrun_worker_leases_lost_total") > lostBefore);
 
         assertThat(watch.awaitEnd(Duration.ofSeconds(120))).as("the stream ended normally").isNull();
-        double fenced = meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total") - fencedBefore;
+        double fenced = fencedByRelays() - fencedBefore;
         ClientView view = new ClientView();
         view.add(watch.events);
         view.assertLikeAnUndisturbedRun(ANSWER);
@@ -180,8 +180,8 @@ class ZombieWorkerIT {
         assertThat(ended).as("the run's state").containsEntry("status", "completed").containsEntry("epoch", Integer.toString(epoch));
         assertThat(redis.sync().exists(RedisKeys.threadLock(watch.threadId))).as("thread lock released").isZero();
 
-        String fault = redisFrozenWhenItWakes ? "worker frozen (SIGSTOP) past a 2 s lease, woken after the takeover while Redis is frozen"
-                : "worker frozen (SIGSTOP) past a 2 s lease, woken after the takeover";
+        String fault = redisFrozenWhenItWakes ? "worker frozen (SIGSTOP) past its 5 s lease, woken after the takeover while Redis is frozen"
+                : "worker frozen (SIGSTOP) past its 5 s lease, woken after the takeover";
         ReliabilityResults.append("| " + fault + ": " + late.size() + " zombie events written, " + (long) fenced
                 + " fenced (recovery = freeze → takeover at the client; woken " + (woken - frozen) / 1_000_000 + " ms after the freeze) | 1 | "
                 + view.lost() + " | " + view.duplicates() + " | " + (takenOver - frozen) / 1_000_000 + " |");
@@ -249,6 +249,12 @@ class ZombieWorkerIT {
     }
 
     /** The sum of a Prometheus meter's samples (all label sets) on a service's /actuator/prometheus. */
+    /** Events the relays refused as fenced, summed over both (either may consume the run's partition). */
+    private static double fencedByRelays() {
+        return meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total")
+                + meter(stack.management("relay-2"), "agentrun_relay_events_fenced_total");
+    }
+
     static double meter(URI service, String name) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(service.resolve("/actuator/prometheus"))
