@@ -43,7 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealInfrastructure.class)
 class RedisClusterFaultIT {
 
-    private static final Duration FEED_EVERY = Duration.ofMillis(100);
+    /** A new run every 200 ms while the fault lasts (the 200 started at once are the concurrency; these start into it). */
+    private static final Duration FEED_EVERY = Duration.ofMillis(200);
     private static final Duration HEALED = Duration.ofSeconds(90);
     /** How long a disturbed cluster is given to agree with itself before its nodes' slot views are reconciled. */
     private static final Duration SETTLED = Duration.ofSeconds(30);
@@ -228,17 +229,26 @@ class RedisClusterFaultIT {
             throws Exception {
         List<ResumingRun> runs;
         Fault fault;
+        long began = System.nanoTime();
+        long struck;
         try (FaultLoad load = FaultLoad.start(nodes, FaultLoad.INITIAL_RUNS, FEED_EVERY,
                 i -> FaultLoad.slowQuery(200, "n" + i + " " + name.hashCode()), thread, FaultLoad.SETTLE)) {
             runs = load.runs;
+            struck = System.nanoTime();
             fault = disturbance.apply(List.copyOf(runs));
         }
+        long over = System.nanoTime();
         // The runs started across the fault are what it is tested with: no new ones while the cluster heals.
         fault.heal().run();
+        long healed = System.nanoTime();
 
         RunAudit.Audit audit = RunAudit.settleAndAudit(runs, redis, stack.kafkaBootstrap(), FaultLoad.SETTLE, settled);
+        long audited = System.nanoTime();
         List<String> problems = new ArrayList<>(audit.problems());
         problems.addAll(RunAudit.recordProblems(audit.accepted(), nodes.get(0), redis));
+        System.out.printf("REDIS CLUSTER %s: load ready %d ms, fault %d ms, heal %d ms, settle and audit %d ms, records %d ms%n", name,
+                (struck - began) / 1_000_000, (over - struck) / 1_000_000, (healed - over) / 1_000_000, (audited - healed) / 1_000_000,
+                (System.nanoTime() - audited) / 1_000_000);
         long longestGapMs = audit.accepted().stream().mapToLong(r -> r.longestGapAfter(fault.at())).max().orElse(0) / 1_000_000;
         String summary = String.format("REDIS CLUSTER %s (%s): runs %d, accepted %d (attempts>1 %d), refused %d %s, unanswered %d;"
                         + " events lost %d, duplicated %d; longest pause of a stream across the fault %d ms",

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.parallel.Isolated;
 @Isolated // a fault stack under load: its timings need the machine
 class ReplicatedKafkaFaultIT {
 
-    private static final Duration FEED_EVERY = Duration.ofMillis(100);
+    /** A new run every 200 ms while the fault lasts (the 200 started at once are the concurrency; these start into it). */
+    private static final Duration FEED_EVERY = Duration.ofMillis(200);
     private static final Duration KEPT_DOWN = StackProcess.BROKER_KEPT_DOWN;
 
     static StackProcess stack;

@@ -99,31 +99,51 @@ final class RunAudit {
      * A problem names what Redis holds of the run and its thread, so a failure in CI explains itself.
      */
     static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client, RedisConnections redis) {
+        // Hundreds of runs, two reads each: 16 at a time rather than one after the other.
+        List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.Semaphore reading = new java.util.concurrent.Semaphore(16);
+        try (var readers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (ResumingRun run : accepted) {
+                readers.submit(() -> {
+                    reading.acquireUninterruptibly();
+                    try {
+                        problems.addAll(recordProblems(run, client, redis));
+                    } catch (RuntimeException | AssertionError e) {
+                        problems.add("run " + run.runId + ": its record could not be read: " + e);
+                    } finally {
+                        reading.release();
+                    }
+                });
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /** What is wrong with one accepted run's record: its thread's history and a join from the start. */
+    private static List<String> recordProblems(ResumingRun run, ApiClient client, RedisConnections redis) {
         List<String> problems = new ArrayList<>();
-        for (ResumingRun run : accepted) {
-            String answer = "Echo #" + run.turn() + ": " + run.query;
-            var history = client.get("/api/v1/threads/" + run.threadId + "/messages?limit=100");
-            List<String> messages = new ArrayList<>();
-            if (history.statusCode() == 200) {
-                JSON.readTree(history.body()).get("messages")
-                        .forEach(m -> messages.add(m.get("role").asString() + ":" + m.get("content").asString()));
-            }
-            // a continued thread's history holds its first turn (two messages) before this run's
-            List<String> thisRun = messages.subList(Math.max(0, messages.size() - 2), messages.size());
-            if (messages.size() != 2 * run.turn() || !thisRun.equals(List.of("user:" + run.query, "assistant:" + answer))) {
-                problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages + "; run " + state(redis, run.runId)
-                        + "; thread " + redis.sync().hgetall(RedisKeys.thread(run.threadId)));
-            }
-            ClientView replay = new ClientView();
-            replay.add(client.join(run.threadId, run.runId, null).events());
-            List<RunEvent> events = replay.events();
-            boolean whole = !events.isEmpty() && replay.duplicates() == 0 && replay.lost() == 0 && events.getFirst().seq() == 0
-                    && events.getLast().data() instanceof EventData.RunEnd end && answer.equals(end.output())
-                    && answer.equals(replay.answer());
-            if (!whole) {
-                problems.add("run " + run.runId + ": a join from the start replays " + types(replay) + " answer '" + replay.answer()
-                        + "'; run " + state(redis, run.runId));
-            }
+        String answer = "Echo #" + run.turn() + ": " + run.query;
+        var history = client.get("/api/v1/threads/" + run.threadId + "/messages?limit=100");
+        List<String> messages = new ArrayList<>();
+        if (history.statusCode() == 200) {
+            JSON.readTree(history.body()).get("messages")
+                    .forEach(m -> messages.add(m.get("role").asString() + ":" + m.get("content").asString()));
+        }
+        // a continued thread's history holds its first turn (two messages) before this run's
+        List<String> thisRun = messages.subList(Math.max(0, messages.size() - 2), messages.size());
+        if (messages.size() != 2 * run.turn() || !thisRun.equals(List.of("user:" + run.query, "assistant:" + answer))) {
+            problems.add("run " + run.runId + ": history " + history.statusCode() + " " + messages + "; run " + state(redis, run.runId)
+                    + "; thread " + redis.sync().hgetall(RedisKeys.thread(run.threadId)));
+        }
+        ClientView replay = new ClientView();
+        replay.add(client.join(run.threadId, run.runId, null).events());
+        List<RunEvent> events = replay.events();
+        boolean whole = !events.isEmpty() && replay.duplicates() == 0 && replay.lost() == 0 && events.getFirst().seq() == 0
+                && events.getLast().data() instanceof EventData.RunEnd end && answer.equals(end.output())
+                && answer.equals(replay.answer());
+        if (!whole) {
+            problems.add("run " + run.runId + ": a join from the start replays " + types(replay) + " answer '" + replay.answer()
+                    + "'; run " + state(redis, run.runId));
         }
         return problems;
     }
