@@ -62,6 +62,7 @@ final class Stack implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().remove("REDIS_URL");
         builder.environment().remove("AGENTRUN_SERVICE_JIT"); // C1 only would measure code production does not run
+        builder.environment().remove("AGENTRUN_KAFKA_JIT");
         builder.environment().put("AGENTRUN_DEV_API_KEY", key);
         // What production runs (with a replica; Kafka is the record): the local stack's default, fsync on every write,
         // is for the fault tests that kill redis-server, and cost 25 % of the pipeline's events/s (docs/performance.md).

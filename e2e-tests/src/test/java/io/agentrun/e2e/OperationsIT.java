@@ -293,7 +293,7 @@ class OperationsIT {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--bootstrap-servers", (String) p.get("spring.kafka.bootstrap-servers"),
                 "--events-topic", (String) p.get("agentrun.kafka.events-topic"),
-                "--redis-url", Pipeline.lastRedis()));
+                "--redis-url", pipeline.redisUrl()));
         return all.toArray(String[]::new);
     }
 

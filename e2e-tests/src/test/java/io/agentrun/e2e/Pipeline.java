@@ -135,6 +135,11 @@ final class Pipeline implements AutoCloseable {
         return "agentrun.run-commands." + suffix;
     }
 
+    /** The Redis this pipeline's contexts use (a URL). */
+    String redisUrl() {
+        return redis;
+    }
+
     /** Properties of this pipeline's contexts: shared infrastructure, own topics, groups and project. */
     Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();

@@ -87,7 +87,7 @@ class RebuildScaleIT {
         Map<String, Object> p = pipeline.properties();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--bootstrap-servers", (String) p.get("spring.kafka.bootstrap-servers"),
-                "--events-topic", (String) p.get("agentrun.kafka.events-topic"), "--redis-url", Pipeline.lastRedis()));
+                "--events-topic", (String) p.get("agentrun.kafka.events-topic"), "--redis-url", pipeline.redisUrl()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = new OpsCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))

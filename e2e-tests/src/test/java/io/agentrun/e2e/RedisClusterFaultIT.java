@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       comes back as a replica;</li>
  *   <li>does the same after freezing the replica first, so the primary acknowledges writes no replica has and the
  *       failover drops them: Kafka is the record, and the relays re-apply the topic from before the failover;</li>
- *   <li>moves a third of the slots of a primary to another with their keys while the streams run (resharding).</li>
+ *   <li>moves a sixth of the slots of a primary to another with their keys while the streams run (resharding).</li>
  * </ul>
  * Each time, checked: every accepted run reaches {@code run_end} at its client exactly once, events 0..n once, the
  * undisturbed answer (clients join again with {@code Last-Event-ID} when a connection ends early); a refused run never
@@ -125,13 +125,15 @@ class RedisClusterFaultIT {
 
     @Test
     void slotsMovedToAnotherPrimaryWhileStreamsRunLoseNothing() throws Exception {
-        underLoad("a third of a primary's slots moved to another (resharding) while streaming", runs -> {
+        underLoad("a sixth of a primary's slots moved to another (resharding) while streaming", runs -> {
             RedisServer from = busiestPrimary(runs);
             RedisServer to = cluster.nodes().stream().filter(n -> n != from && "master".equals(role(n))).findFirst().orElseThrow();
             long moved = System.nanoTime();
-            cluster.moveSlots(from, to, 1800, Path.of("target", "redis-reshard.log"));
+            // 900 slots and their keys (1,800 until issue 32: the keys every earlier suite left on the JVM's cluster made that
+            // take 20-40 s under load; half proves the same redirects)
+            cluster.moveSlots(from, to, 900, Path.of("target", "redis-reshard.log"));
             long tookMs = (System.nanoTime() - moved) / 1_000_000;
-            return new Fault(moved, "1,800 slots moved in " + tookMs + " ms", RedisClusterFaultIT::awaitHealthy);
+            return new Fault(moved, "900 slots moved in " + tookMs + " ms", RedisClusterFaultIT::awaitHealthy);
         });
     }
 
@@ -274,8 +276,9 @@ class RedisClusterFaultIT {
 
     /** The primary whose slots hold the most of these runs (by their run keys' slot). */
     private static RedisServer busiestPrimary(List<ResumingRun> runs) {
+        List<RedisServer> primaries = cluster.primariesBySlot();
         Map<RedisServer, Long> byPrimary = runs.stream().map(r -> r.runId).filter(Objects::nonNull)
-                .map(run -> cluster.primaryOf(SlotHash.getSlot(RedisKeys.run(run))))
+                .map(run -> primaries.get(SlotHash.getSlot(RedisKeys.run(run)))).filter(Objects::nonNull)
                 .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
         return byPrimary.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
@@ -286,12 +289,11 @@ class RedisClusterFaultIT {
 
     /** A hash slot {@code primary} serves now. */
     private static int aSlotOf(RedisServer primary) {
-        for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot += 64) {
-            if (cluster.primaryOf(slot) == primary) {
-                return slot;
-            }
+        int slot = cluster.primariesBySlot().indexOf(primary);
+        if (slot < 0) {
+            throw new IllegalStateException("node " + primary.port() + " serves no slot");
         }
-        throw new IllegalStateException("node " + primary.port() + " serves no slot");
+        return slot;
     }
 
     /** {@code slot}, which {@code lost} served, served by another live primary, and every live node seeing every slot served. */

@@ -210,9 +210,14 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private ChildProcess launch() throws IOException {
-        List<String> command = JavaCommand.java(
-                List.of("-Xms128m", "-Xmx1g", "-XX:+UseG1GC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                        "-Djava.awt.headless=true"),
+        List<String> options = new java.util.ArrayList<>(List.of("-Xms128m", "-Xmx1g", "-XX:+UseG1GC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Djava.awt.headless=true"));
+        if ("quick".equals(System.getenv("AGENTRUN_KAFKA_JIT"))) {
+            // C1 only (the test JVMs set it): a test broker starts, serves light loads and is killed; C2 compiling its
+            // start-up code cost more CPU than anything it then did. Never for the bench, which measures Kafka as deployed.
+            options.add("-XX:TieredStopAtLevel=1");
+        }
+        List<String> command = JavaCommand.java(options,
                 JavaCommand.infraRuntimeClasspath(),
                 ParentWatch.class.getName(),
                 List.of("kafka.Kafka", properties.toString()));

@@ -23,6 +23,7 @@ public final class RedisCluster implements AutoCloseable {
 
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(60);
     private static final String NODE_TIMEOUT_MS = "2000";
+    private static final int SLOTS = 16384;
 
     private final List<RedisServer> nodes;
     private final int primaries;
@@ -92,12 +93,27 @@ public final class RedisCluster implements AutoCloseable {
 
     /** The primary serving hash slot {@code slot} now, as the first live node sees it. */
     public RedisServer primaryOf(int slot) {
+        RedisServer primary = primariesBySlot().get(slot);
+        if (primary == null) {
+            throw new IllegalStateException("no live primary serves slot " + slot);
+        }
+        return primary;
+    }
+
+    /**
+     * The primary serving each of the 16384 hash slots now (null for a slot none serves), as the first live node sees
+     * it: one {@code CLUSTER NODES} for all slots, where asking {@link #primaryOf} slot by slot runs {@code redis-cli}
+     * each time.
+     */
+    public List<RedisServer> primariesBySlot() {
+        RedisServer[] owners = new RedisServer[SLOTS];
         RedisServer witness = nodes.stream().filter(RedisServer::isAlive).findFirst().orElseThrow();
         for (String line : topology(witness).lines().toList()) {
             String[] fields = line.split(" ");
             if (fields.length < 9 || !List.of(fields[2].split(",")).contains("master") || fields[2].contains("fail")) {
                 continue;
             }
+            RedisServer primary = byAddress(fields[1]);
             for (int i = 8; i < fields.length; i++) {
                 String[] range = fields[i].split("-");
                 if (range[0].startsWith("[")) {
@@ -105,12 +121,12 @@ public final class RedisCluster implements AutoCloseable {
                 }
                 int first = Integer.parseInt(range[0]);
                 int last = range.length > 1 ? Integer.parseInt(range[1]) : first;
-                if (slot >= first && slot <= last) {
-                    return byAddress(fields[1]);
+                for (int slot = first; slot <= last; slot++) {
+                    owners[slot] = owners[slot] == null ? primary : owners[slot]; // a stale view may show two claims: the first stands
                 }
             }
         }
-        throw new IllegalStateException("no live primary serves slot " + slot);
+        return java.util.Arrays.asList(owners);
     }
 
     /** The replica of {@code primary}, as the first live node sees it. */
