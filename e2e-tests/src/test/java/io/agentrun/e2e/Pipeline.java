@@ -40,7 +40,7 @@ final class Pipeline implements AutoCloseable {
     /**
      * Pipelines started on this thread while this is set use the three-node Kafka cluster instead of the JVM's single
      * broker; set and cleared around a suite by {@link OnKafkaCluster}. Per thread: suites run side by side
-     * (junit-platform.properties), and a suite's extensions, {@code @BeforeAll} and tests run on one thread.
+     * (Failsafe's JUnit parameters, suites.side.by.side in the parent pom), and a suite's extensions, {@code @BeforeAll} and tests run on one thread.
      */
     private static final ThreadLocal<Boolean> ON_KAFKA_CLUSTER = ThreadLocal.withInitial(() -> false);
     private static final ThreadLocal<String> LAST_KAFKA = new ThreadLocal<>();

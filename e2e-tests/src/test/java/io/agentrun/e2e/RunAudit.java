@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -100,9 +103,9 @@ final class RunAudit {
      */
     static List<String> recordProblems(List<ResumingRun> accepted, ApiClient client, RedisConnections redis) {
         // Hundreds of runs, two reads each: 16 at a time rather than one after the other.
-        List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.Semaphore reading = new java.util.concurrent.Semaphore(16);
-        try (var readers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        List<String> problems = new CopyOnWriteArrayList<>();
+        Semaphore reading = new Semaphore(16);
+        try (var readers = Executors.newVirtualThreadPerTaskExecutor()) {
             for (ResumingRun run : accepted) {
                 readers.submit(() -> {
                     reading.acquireUninterruptibly();

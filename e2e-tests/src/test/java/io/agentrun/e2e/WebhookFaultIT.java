@@ -28,8 +28,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Webhooks under faults, with real processes (the fault suites' shared stack): 200 background runs, and while they run a
- * worker and a relay (which records and sends deliveries) are killed with SIGKILL and started again by the stack. Every run that ended is
- * delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body. The
+ * worker and a relay (which records and sends deliveries) are killed with SIGKILL and started again by the stack.
+ * Every run that ended is delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body. The
  * surviving worker counts no lease lost (issue 33: it used to count its own runs that had simply ended).
  */
 @Isolated // kills processes of the shared fault stack

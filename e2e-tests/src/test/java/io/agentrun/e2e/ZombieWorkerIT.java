@@ -248,13 +248,13 @@ class ZombieWorkerIT {
         return events.stream().map(e -> e.seq() + ":" + e.type().wireName() + "@" + e.epoch()).toList().toString();
     }
 
-    /** The sum of a Prometheus meter's samples (all label sets) on a service's /actuator/prometheus. */
     /** Events the relays refused as fenced, summed over both (either may consume the run's partition). */
     private static double fencedByRelays() {
         return meter(stack.management("relay-1"), "agentrun_relay_events_fenced_total")
                 + meter(stack.management("relay-2"), "agentrun_relay_events_fenced_total");
     }
 
+    /** The sum of a Prometheus meter's samples (all label sets) on a service's /actuator/prometheus. */
     static double meter(URI service, String name) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(service.resolve("/actuator/prometheus"))
