@@ -1,9 +1,7 @@
 package io.agentrun.e2e;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -159,12 +157,11 @@ final class ApiClient {
      */
     static List<SseEvent> readUntil(InputStream in, java.util.function.Predicate<SseEvent> more) throws IOException {
         List<SseEvent> events = new ArrayList<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         String id = null;
         String event = null;
         StringBuilder data = new StringBuilder();
         String line;
-        while ((line = reader.readLine()) != null) {
+        while ((line = readLine(in)) != null) {
             if (line.isEmpty()) {
                 if (event != null || !data.isEmpty()) {
                     SseEvent parsed = new SseEvent(id, event == null ? "message" : event, data.toString());
@@ -190,6 +187,24 @@ final class ApiClient {
             }
         }
         return events;
+    }
+
+    /**
+     * One line of the stream, without its end, or null at the stream's end. Byte by byte, never ahead: a caller reads on
+     * from the same stream where {@link #readUntil} stopped (a buffered reader kept the next event's bytes, and a
+     * second call lost that event whenever two came in one read).
+     */
+    private static String readLine(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != -1 && b != '\n') {
+            line.write(b);
+        }
+        if (b == -1 && line.size() == 0) {
+            return null;
+        }
+        String text = line.toString(StandardCharsets.UTF_8);
+        return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
     }
 
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {
