@@ -2,6 +2,7 @@ package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -36,8 +37,6 @@ class SecretsInLogsIT {
     void noKeyMaterialInDebugLogs() throws IOException {
         try (DevSessionIssuer issuer = new DevSessionIssuer();
                 Pipeline pipeline = Pipeline.start(1, 1, 1, Map.of(
-                        "logging.level.root", "DEBUG",
-                        "logging.level.org.apache.kafka", "INFO",
                         "agentrun.auth.session.issuer", issuer.issuer(),
                         "agentrun.auth.session.jwk-set-uri", issuer.jwksUri()))) {
             Capture capture = Capture.attach();
@@ -93,17 +92,23 @@ class SecretsInLogsIT {
                 secretKey + "x");
     }
 
-    /** Everything logged in this JVM, formatted with its throwable, while started. */
+    /**
+     * Everything logged in this JVM, formatted with its throwable, while started, with every logger at DEBUG but
+     * Kafka's clients at INFO. Set on Logback itself: Spring Boot's logging system is off in integration-test JVMs
+     * (infra's logback-its.xml), so {@code logging.level.*} properties would set nothing.
+     */
     private static final class Capture extends AppenderBase<ILoggingEvent> {
 
         final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Level rootLevel = root().getLevel();
 
         static Capture attach() {
-            LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
             Capture capture = new Capture();
-            capture.setContext(context);
+            capture.setContext(root().getLoggerContext());
             capture.start();
-            context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(capture);
+            root().setLevel(Level.DEBUG);
+            root().getLoggerContext().getLogger("org.apache.kafka").setLevel(Level.INFO);
+            root().addAppender(capture);
             return capture;
         }
 
@@ -118,8 +123,14 @@ class SecretsInLogsIT {
 
         @Override
         public void stop() {
-            ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME).detachAppender(this);
+            root().detachAppender(this);
+            root().setLevel(rootLevel);
+            root().getLoggerContext().getLogger("org.apache.kafka").setLevel(null);
             super.stop();
+        }
+
+        private static Logger root() {
+            return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME);
         }
     }
 }
