@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * done exactly once (the server keeps agentrun's idempotency key, as a server with side effects would), and no denied
  * or undecided call at all.
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class ApprovalFaultIT {

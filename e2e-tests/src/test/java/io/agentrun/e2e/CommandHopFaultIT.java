@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.parallel.Isolated;
  * executes (no event in the topic, its state a {@code not_queued} tombstone or absent); and once everything
  * settled no run is left {@code queued} or {@code running}.
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // kills processes of the shared fault stack
 class CommandHopFaultIT {
 

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * equal an undisturbed run's. Each scenario appends its measurements to
  * {@code target/reliability-results.md} (runs, events lost, events duplicated, recovery time).
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

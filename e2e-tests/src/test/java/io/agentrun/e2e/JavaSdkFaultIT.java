@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code run_end} {@code completed} and the undisturbed answer, and no run may have executed twice: each query was
  * started once (the event topic holds one run for it) and its thread has that one run.
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class JavaSdkFaultIT {

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * executes; nothing is left queued or running; and, read afresh, every thread's history and every run's replay are
  * whole. The figures go to {@code target/reliability-results.md}.
  */
+@Order(StackProcess.CLUSTER_SUITES)
 @Isolated // kills and reshards nodes of the JVM's Redis Cluster, under load
 @ExtendWith(RealInfrastructure.class)
 class RedisClusterFaultIT {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.parallel.Isolated;
  * never executes; nothing is left queued or running. The figures go to {@code target/reliability-results.md}.
  */
 @ExtendWith(RealInfrastructure.class) // the stack runs on its Redis Cluster
+@Order(StackProcess.CLUSTER_SUITES)
 @Isolated // a fault stack under load: its timings need the machine
 class ReplicatedKafkaFaultIT {
 

@@ -4,6 +4,7 @@ import io.agentrun.infra.process.ChildProcess;
 import io.agentrun.infra.process.Deadline;
 import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.process.Ports;
+import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.platform.redis.RedisConnections;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Order;
 
 /**
  * The local stack ({@code ./agentrun local}) as a child process on free ports, for fault injection with
@@ -35,6 +37,15 @@ final class StackProcess implements AutoCloseable {
     private RedisConnections redisClient;
     private String kafka;
     private String redis;
+
+    /**
+     * {@code @Order} of the suites on the {@link #shared} stack. The e2e pom orders suites by {@code @Order}: every suite
+     * without one first (those that run side by side, then the other {@code @Isolated} ones), then the shared stack's,
+     * then {@link #CLUSTER_SUITES} — so each stack starts once and is stopped when the other starts ({@link #retire}).
+     */
+    static final int SHARED_SUITES = Order.DEFAULT + 1;
+    /** {@code @Order} of the suites on the {@link #onClusters} stack: the last. */
+    static final int CLUSTER_SUITES = Order.DEFAULT + 2;
 
     private static StackProcess shared;
     private static StackProcess onClusters;
@@ -71,6 +82,8 @@ final class StackProcess implements AutoCloseable {
      */
     static synchronized StackProcess shared() {
         if (shared == null) {
+            onClusters = retire(onClusters);
+            RealInfrastructure.stopKafkaCluster(); // the pipelines' cluster: the fault suites come after them
             shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200",
                     "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
             shared.closable = false;
@@ -87,7 +100,9 @@ final class StackProcess implements AutoCloseable {
      */
     static synchronized StackProcess onClusters() {
         if (onClusters == null) {
-            onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", io.agentrun.infra.testing.RealInfrastructure.redisCluster().url(),
+            shared = retire(shared);
+            RealInfrastructure.stopKafkaCluster(); // this stack has brokers of its own
+            onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", RealInfrastructure.redisCluster().url(),
                     "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s"));
             onClusters.closable = false;
         }
@@ -357,6 +372,21 @@ final class StackProcess implements AutoCloseable {
 
     private static int freePorts(int count) {
         return Ports.freePortRun(count);
+    }
+
+    /**
+     * Stops a JVM-wide stack before the other one starts: an idle stack of six services, a broker or three and a Redis
+     * still costs a sixth of a core (their polls, heartbeats and lease renewals), which the fault suites running then
+     * need. Suites are ordered so that each starts once ({@link SuiteOrder}); one out of order finds it started again.
+     *
+     * @return null, the stack's new value
+     */
+    private static StackProcess retire(StackProcess stack) {
+        if (stack != null) {
+            stack.closable = true;
+            stack.close();
+        }
+        return null;
     }
 
     @Override

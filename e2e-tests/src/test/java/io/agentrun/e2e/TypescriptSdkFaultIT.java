@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * while an api node, a worker and a relay are killed with SIGKILL in turn. Every stream must yield each seq once,
  * in order, up to {@code run_end}; no run may execute twice (each thread has one run, answered {@code Echo #1}).
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class TypescriptSdkFaultIT {

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * once), the resume buffer and the thread history hold nothing of the zombie, and the relay counts what it
  * refused in {@code agentrun_relay_events_fenced_total}.
  */
+@Order(StackProcess.SHARED_SUITES)
 @Isolated // freezes workers (and Redis) of the shared fault stack
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ZombieWorkerIT {
