@@ -15,10 +15,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import tools.jackson.databind.JsonNode;
 
 /** The v1 API end to end: api node → Kafka → worker → Kafka → relay → Redis → the client's SSE connection. */
 @ExtendWith(RealInfrastructure.class)
+// Inherited: PipelineOnClustersIT shares this class's static fixture, so the two never run side by side.
+@ResourceLock("PipelineIT")
 class PipelineIT {
 
     private static final JsonCodec CODEC = new JsonCodec();

@@ -24,10 +24,13 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import tools.jackson.databind.JsonNode;
 
 /** Joining, resuming, cancelling, slow clients and draining, against the whole pipeline in one JVM. */
 @ExtendWith(RealInfrastructure.class)
+// Inherited: ResilienceOnClustersIT shares this class's static fixture, so the two never run side by side.
+@ResourceLock("ResilienceIT")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ResilienceIT {
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,8 @@ import tools.jackson.databind.JsonNode;
  * refill, spend caps, rotation grace, revocation reaching another node within a second.
  */
 @ExtendWith(RealInfrastructure.class)
+// Inherited: SecurityOnClustersIT shares this class's static fixture, so the two never run side by side.
+@ResourceLock("SecurityIT")
 class SecurityIT {
 
     private static final JsonCodec CODEC = new JsonCodec();

@@ -2,6 +2,7 @@ package io.agentrun.infra.process;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
@@ -24,7 +25,15 @@ public final class ParentWatch {
         watch.setDaemon(true);
         watch.start();
         Method main = Class.forName(args[0]).getMethod("main", String[].class);
-        main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        } catch (InvocationTargetException failedStart) {
+            // A main that throws leaves the JVM to whatever non-daemon threads it started: an api node whose start failed
+            // (Redis down) lived on, never serving, because the MCP SDK's session sweeper runs on a non-daemon Reactor
+            // scheduler that nothing disposes. Exiting lets whoever supervises this process start it again.
+            failedStart.getCause().printStackTrace();
+            System.exit(1);
+        }
     }
 
     private static void exitOnEndOfInput() {
