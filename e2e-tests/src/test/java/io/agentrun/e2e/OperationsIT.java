@@ -24,12 +24,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /** The operators' command line against a live pipeline: replay equals what clients saw; rebuild after Redis lost everything. */
-@Isolated // flushes the shared Redis
 @ExtendWith(RealInfrastructure.class)
 class OperationsIT {
 
@@ -40,7 +38,7 @@ class OperationsIT {
 
     @BeforeAll
     static void start() {
-        pipeline = Pipeline.start(1, 1, 1);
+        pipeline = Pipeline.startOnOwnRedis(1, 1, 1);
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
     }
 

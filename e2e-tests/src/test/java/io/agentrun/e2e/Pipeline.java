@@ -1,6 +1,7 @@
 package io.agentrun.e2e;
 
 import io.agentrun.api.ApiApplication;
+import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.relay.RelayApplication;
@@ -76,14 +77,35 @@ final class Pipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * A pipeline on a redis-server of its own, stopped with it: for a suite that flushes Redis, which then runs beside
+     * the suites on the JVM's Redis instead of alone.
+     */
+    static Pipeline startOnOwnRedis(int apiCount, int workerCount, int relayCount) {
+        try {
+            RedisServer own = RedisServer.start(java.nio.file.Files.createTempDirectory("agentrun-pipeline-redis"));
+            return new Pipeline(Map.of(), own).startAll(apiCount, workerCount, relayCount);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The broker(s) and Redis this pipeline's contexts use, chosen when it is made. */
     private final String kafka;
     private final String redis;
+    /** Its own redis-server, if it has one ({@link #startOnOwnRedis}); else null. */
+    private final RedisServer ownRedis;
 
     private Pipeline(Map<String, Object> overrides) {
+        this(overrides, null);
+    }
+
+    private Pipeline(Map<String, Object> overrides, RedisServer ownRedis) {
         this.overrides = overrides;
+        this.ownRedis = ownRedis;
         this.kafka = ON_KAFKA_CLUSTER.get() ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
-        this.redis = ON_REDIS_CLUSTER.get() ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
+        this.redis = ownRedis != null ? ownRedis.url()
+                : ON_REDIS_CLUSTER.get() ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
         LAST_KAFKA.set(kafka);
         LAST_REDIS.set(redis);
     }
@@ -224,6 +246,9 @@ final class Pipeline implements AutoCloseable {
         // Front to back, so nothing new enters while the rest drains.
         for (List<ConfigurableApplicationContext> tier : List.of(apis, workers, relays)) {
             tier.forEach(ConfigurableApplicationContext::close);
+        }
+        if (ownRedis != null) {
+            ownRedis.close();
         }
     }
 }

@@ -16,14 +16,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Rebuild over many threads at once, interleaved on the event partitions: every thread gets its whole
  * history back, in order. Prints how long the rebuild and a replay took (OPS lines).
  */
-@Isolated // flushes the shared Redis
 @ExtendWith(RealInfrastructure.class)
 class RebuildScaleIT {
 
@@ -32,7 +30,7 @@ class RebuildScaleIT {
 
     @Test
     void everyThreadGetsItsWholeHistoryBackInOrder() throws Exception {
-        try (Pipeline pipeline = Pipeline.start(1, 1, 1)) {
+        try (Pipeline pipeline = Pipeline.startOnOwnRedis(1, 1, 1)) {
             ApiClient client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
             List<String> threads = converse(client);
             ThreadStore store = pipeline.apiBean(ThreadStore.class);
