@@ -377,7 +377,8 @@ final class StackProcess implements AutoCloseable {
     /**
      * Stops a JVM-wide stack before the other one starts: an idle stack of six services, a broker or three and a Redis
      * still costs a sixth of a core (their polls, heartbeats and lease renewals), which the fault suites running then
-     * need. Suites are ordered so that each starts once ({@link SuiteOrder}); one out of order finds it started again.
+     * need. Suites are ordered so that each starts once ({@link #SHARED_SUITES}, {@link #CLUSTER_SUITES}); one out of
+     * order finds it started again.
      *
      * @return null, the stack's new value
      */
