@@ -10,12 +10,14 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -86,16 +88,20 @@ class DispatchConcurrencyIT {
                 runs.createQueued(command);
                 commands.add(command);
             }
-            long started = System.nanoTime();
             for (RunCommand command : commands) {
                 producer.send(new ProducerRecord<>("commands." + suffix, command.partitionKey(), new JsonCodec().encode(command)));
             }
             producer.flush();
 
-            // Together they take one run's time; in waves of 4 they would take five times as long.
-            await().atMost(Duration.ofSeconds(12)).until(() -> commands.stream()
-                    .allMatch(c -> runs.find(c.runId()).map(s -> s.status() == RunStatus.COMPLETED).orElse(false)));
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(12));
+            // Taken in waves of 4, never more than 4 would run at once. Counted, not timed: a wall-clock bound
+            // between one run's time and five failed once on a loaded CI machine (12.03 s against 12 s).
+            AtomicInteger peak = new AtomicInteger();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                List<RunState> states = commands.stream().map(c -> runs.find(c.runId()).orElseThrow()).toList();
+                peak.accumulateAndGet((int) states.stream().filter(s -> s.worker() != null && !s.status().isTerminal()).count(), Math::max);
+                return states.stream().allMatch(s -> s.status() == RunStatus.COMPLETED);
+            });
+            assertThat(peak.get()).as("most runs executing at once").isGreaterThanOrEqualTo(RUNS / 2);
         }
     }
 }
