@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  * Every refusal of the run and stream endpoints, as a table: each must be RFC 9457 problem+json with its
  * stable code, decided before any SSE byte.
  */
-@ExtendWith(RealInfrastructure.class)
+@ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class ErrorTableIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
@@ -57,8 +56,8 @@ class ErrorTableIT {
     }
 
     @BeforeAll
-    static void start() {
-        pipeline = Pipeline.start(1, 1, 1);
+    static void start(Pipeline project) {
+        pipeline = project;
         deadKafkaApi = Pipeline.baseOf(pipeline.startApi(Map.of(
                 "spring.kafka.bootstrap-servers", "localhost:1",
                 "spring.kafka.admin.auto-create", false,
@@ -74,10 +73,6 @@ class ErrorTableIT {
         pipeline.apiBean(KeyStore.class).registerBootstrapKey(OTHER_KEY, OTHER_PROJECT);
     }
 
-    @AfterAll
-    static void stop() {
-        pipeline.close();
-    }
 
     static Stream<Row> rows() {
         List<Row> rows = new ArrayList<>();

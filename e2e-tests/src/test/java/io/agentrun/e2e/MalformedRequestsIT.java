@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and a relay's management port: each is refused with its status and code as problem+json (never Tomcat's
  * HTML page), and nothing ambiguous (overlong UTF-8, repeated keys, repeated headers) is accepted.
  */
-@ExtendWith(RealInfrastructure.class)
+@ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class MalformedRequestsIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
@@ -43,14 +42,10 @@ class MalformedRequestsIT {
     }
 
     @BeforeAll
-    static void start() {
-        pipeline = Pipeline.start(1, 1, 1);
+    static void start(Pipeline project) {
+        pipeline = project;
     }
 
-    @AfterAll
-    static void stop() {
-        pipeline.close();
-    }
 
     static Stream<Row> rows() {
         List<Row> rows = new ArrayList<>();

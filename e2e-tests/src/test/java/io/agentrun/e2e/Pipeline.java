@@ -1,8 +1,13 @@
 package io.agentrun.e2e;
 
 import io.agentrun.api.ApiApplication;
+import io.agentrun.api.admin.Projects;
+import io.agentrun.api.auth.KeyStore;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.testing.RealInfrastructure;
+import io.agentrun.model.admin.NewProject;
+import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.relay.RelayApplication;
 import io.agentrun.worker.WorkerApplication;
@@ -27,14 +32,16 @@ final class Pipeline implements AutoCloseable {
     final String projectId = "proj-" + UUID.randomUUID().toString().substring(0, 8);
     final String apiKey = "ar_sk_test_" + UUID.randomUUID().toString().replace("-", "");
     final String agentId = "assistant";
-    final String adminToken = "admin-" + UUID.randomUUID();
-    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    final String adminToken;
+    private final String suffix;
     /** Seals webhook signing secrets in this JVM's pipelines (api and relays must share it). */
     private static final String WEBHOOK_SECRET_KEY = java.util.Base64.getEncoder().encodeToString(
             randomKey());
-    private final List<ConfigurableApplicationContext> apis = new ArrayList<>();
-    private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
-    private final List<ConfigurableApplicationContext> relays = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> apis;
+    private final List<ConfigurableApplicationContext> workers;
+    private final List<ConfigurableApplicationContext> relays;
+    /** What {@link #close} closes: every context, or for a {@link #newProject project} only the api nodes it started. */
+    private final List<ConfigurableApplicationContext> owned = new ArrayList<>();
     private final Map<String, Object> overrides;
     private ApplicationContextInitializer<ConfigurableApplicationContext> initializer = context -> { };
 
@@ -103,6 +110,11 @@ final class Pipeline implements AutoCloseable {
     private Pipeline(Map<String, Object> overrides, RedisServer ownRedis) {
         this.overrides = overrides;
         this.ownRedis = ownRedis;
+        this.adminToken = "admin-" + UUID.randomUUID();
+        this.suffix = UUID.randomUUID().toString().substring(0, 8);
+        this.apis = new ArrayList<>();
+        this.workers = new ArrayList<>();
+        this.relays = new ArrayList<>();
         this.kafka = ON_KAFKA_CLUSTER.get() ? RealInfrastructure.kafkaCluster().bootstrapServers() : RealInfrastructure.kafkaBootstrapServers();
         this.redis = ownRedis != null ? ownRedis.url()
                 : ON_REDIS_CLUSTER.get() ? RealInfrastructure.redisCluster().url() : RealInfrastructure.redisUrl();
@@ -132,19 +144,46 @@ final class Pipeline implements AutoCloseable {
         Pipeline pipeline = this;
         try {
             for (int i = 0; i < relayCount; i++) {
-                pipeline.relays.add(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i, "server.port", 0)));
+                pipeline.relays.add(pipeline.own(pipeline.run(RelayApplication.builder(), Map.of("agentrun.relay.id", "relay-" + i, "server.port", 0))));
             }
             for (int i = 0; i < workerCount; i++) {
-                pipeline.workers.add(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i, "server.port", 0)));
+                pipeline.workers.add(pipeline.own(pipeline.run(WorkerApplication.builder(), Map.of("agentrun.worker.id", "worker-" + i, "server.port", 0))));
             }
             for (int i = 0; i < apiCount; i++) {
-                pipeline.apis.add(pipeline.run(ApiApplication.builder(), Map.of()));
+                pipeline.apis.add(pipeline.own(pipeline.run(ApiApplication.builder(), Map.of())));
             }
             return pipeline;
         } catch (RuntimeException e) {
             pipeline.close();
             throw e;
         }
+    }
+
+    /** A view of {@code services} for another project: the same contexts, topics and operator token. */
+    private Pipeline(Pipeline services) {
+        this.overrides = services.overrides;
+        this.ownRedis = null;
+        this.adminToken = services.adminToken;
+        this.suffix = services.suffix;
+        this.apis = new ArrayList<>(services.apis);
+        this.workers = services.workers;
+        this.relays = services.relays;
+        this.initializer = services.initializer;
+        this.kafka = services.kafka;
+        this.redis = services.redis;
+    }
+
+    /**
+     * A project of its own on this pipeline's services, seeded as the api's bootstrap seeds one (the scripted agent
+     * {@link #agentId}, a secret key): a suite sharing the services sees only its own runs and threads. Closing it closes
+     * only the api nodes it started ({@link #startApi}); it cannot {@link #closeApi close} a shared one.
+     */
+    Pipeline newProject() {
+        Pipeline project = new Pipeline(this);
+        apiBean(Projects.class).create(new NewProject(project.projectId, null));
+        apiBean(AgentCatalog.class).put(project.projectId, AgentDefinition.scripted(project.agentId));
+        apiBean(KeyStore.class).registerBootstrapKey(project.apiKey, project.projectId);
+        return project;
     }
 
     private static byte[] randomKey() {
@@ -188,8 +227,13 @@ final class Pipeline implements AutoCloseable {
 
     /** Starts another api node with extra properties (e.g. pointing at a dead broker). */
     ConfigurableApplicationContext startApi(Map<String, Object> extra) {
-        ConfigurableApplicationContext context = run(ApiApplication.builder(), extra);
+        ConfigurableApplicationContext context = own(run(ApiApplication.builder(), extra));
         apis.add(context);
+        return context;
+    }
+
+    private ConfigurableApplicationContext own(ConfigurableApplicationContext context) {
+        owned.add(context);
         return context;
     }
 
@@ -221,6 +265,9 @@ final class Pipeline implements AutoCloseable {
 
     /** Shuts one api node down the way SIGTERM does (graceful: drain, then stop). */
     void closeApi(int node) {
+        if (!owned.contains(apis.get(node))) {
+            throw new IllegalStateException("api node " + node + " is shared with other suites' projects");
+        }
         apis.get(node).close();
     }
 
@@ -245,7 +292,7 @@ final class Pipeline implements AutoCloseable {
     public void close() {
         // Front to back, so nothing new enters while the rest drains.
         for (List<ConfigurableApplicationContext> tier : List.of(apis, workers, relays)) {
-            tier.forEach(ConfigurableApplicationContext::close);
+            tier.stream().filter(owned::contains).forEach(ConfigurableApplicationContext::close);
         }
         if (ownRedis != null) {
             ownRedis.close();

@@ -17,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +28,7 @@ import tools.jackson.databind.JsonNode;
  * Reading runs and threads back: every terminal status, a run read while it runs, a thread's history and runs
  * paged through, and the same 404 for another project's ids as for missing ones.
  */
-@ExtendWith(RealInfrastructure.class)
+@ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class ReadIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
@@ -42,8 +41,8 @@ class ReadIT {
     static ApiClient admin;
 
     @BeforeAll
-    static void start() {
-        pipeline = Pipeline.start(1, 1, 1);
+    static void start(Pipeline project) {
+        pipeline = project;
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
         admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
         pipeline.apiBean(KeyStore.class).registerBootstrapKey(OTHER_KEY, OTHER_PROJECT);
@@ -52,10 +51,6 @@ class ReadIT {
         assertThat(quick.statusCode()).as(quick.body()).isIn(200, 201);
     }
 
-    @AfterAll
-    static void stop() {
-        pipeline.close();
-    }
 
     @Test
     void aCompletedRunReadsBackWithItsOutputUsageAndTimes() {

@@ -12,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  * shape gets one retry; one that never complies fails the run {@code output_schema_mismatch}; a schema that cannot
  * shape an answer is a 400 before any run exists.
  */
-@ExtendWith(RealInfrastructure.class)
+@ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class StructuredOutputIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
@@ -41,16 +40,12 @@ class StructuredOutputIT {
     static ApiClient admin;
 
     @BeforeAll
-    static void start() {
-        pipeline = Pipeline.start(1, 1, 1);
+    static void start(Pipeline project) {
+        pipeline = project;
         client = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey);
         admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
     }
 
-    @AfterAll
-    static void stop() {
-        pipeline.close();
-    }
 
     private static String body(String answers) {
         return "{\"query\":" + CODEC.write("/json " + answers)

@@ -1,0 +1,36 @@
+package io.agentrun.e2e;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Owns this JVM's shared in-JVM pipeline (one api node, one worker and one relay with default settings) and hands each
+ * suite a project of its own on it: a {@link Pipeline} parameter of the suite's {@code @BeforeAll} method, made by
+ * {@link Pipeline#newProject()}. The first suite that asks starts the services; they stop when the JVM's tests are done,
+ * after every suite's project (the root store closes them, before {@code RealInfrastructure}'s servers, which it holds
+ * from earlier). A project is closed when its suite ends, which closes only the api nodes the suite started.
+ *
+ * <p>Suites are set apart by project, not by restarting: one sees only its own threads and runs. A suite that needs
+ * settings of its own, reads a whole service's meters, reads a topic whole or stops a node starts a {@link Pipeline} of
+ * its own. Register after {@code RealInfrastructure}: {@code @ExtendWith({RealInfrastructure.class, SharedPipeline.class})}.
+ */
+final class SharedPipeline implements ParameterResolver {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedPipeline.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == Pipeline.class;
+    }
+
+    @Override
+    public Pipeline resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return context.getStore(NAMESPACE).computeIfAbsent(Pipeline.class, key -> services(context).newProject(), Pipeline.class);
+    }
+
+    private static Pipeline services(ExtensionContext context) {
+        // The root store's computeIfAbsent runs once however many suites ask at once (suites run side by side).
+        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(Pipeline.class, key -> Pipeline.start(1, 1, 1), Pipeline.class);
+    }
+}
