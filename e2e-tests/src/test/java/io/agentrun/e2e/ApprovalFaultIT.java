@@ -31,7 +31,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -42,8 +42,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * done exactly once (the server keeps agentrun's idempotency key, as a server with side effects would), and no denied
  * or undecided call at all.
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class ApprovalFaultIT {
 

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The command hop under compound faults, with real processes: a 2 api × 2 worker × 2 relay local stack runs
@@ -31,8 +31,8 @@ import org.junit.jupiter.api.parallel.Isolated;
  * executes (no event in the topic, its state a {@code not_queued} tombstone or absent); and once everything
  * settled no run is left {@code queued} or {@code running}.
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 class CommandHopFaultIT {
 
     private static final Duration FEED_EVERY = Duration.ofMillis(200);

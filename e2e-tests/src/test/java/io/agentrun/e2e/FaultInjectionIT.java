@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * equal an undisturbed run's. Each scenario appends its measurements to
  * {@code target/reliability-results.md} (runs, events lost, events duplicated, recovery time).
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultInjectionIT {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -36,8 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code run_end} {@code completed} and the undisturbed answer, and no run may have executed twice: each query was
  * started once (the event topic holds one run for it) and its thread has that one run.
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class JavaSdkFaultIT {
 

@@ -89,9 +89,18 @@ final class Pipeline implements AutoCloseable {
      * the suites on the JVM's Redis instead of alone.
      */
     static Pipeline startOnOwnRedis(int apiCount, int workerCount, int relayCount) {
+        return startOnOwnRedis(apiCount, workerCount, relayCount, Map.of());
+    }
+
+    /**
+     * As {@link #startOnOwnRedis(int, int, int)}, with {@code overrides}: also for a suite whose relays must be the only
+     * ones to see its webhook deliveries (every relay on a Redis takes due deliveries from its one queue, and a relay of
+     * another suite's pipeline would refuse a loopback endpoint).
+     */
+    static Pipeline startOnOwnRedis(int apiCount, int workerCount, int relayCount, Map<String, Object> overrides) {
         try {
             RedisServer own = RedisServer.start(java.nio.file.Files.createTempDirectory("agentrun-pipeline-redis"));
-            return new Pipeline(Map.of(), own).startAll(apiCount, workerCount, relayCount);
+            return new Pipeline(overrides, own).startAll(apiCount, workerCount, relayCount);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -40,8 +40,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * executes; nothing is left queued or running; and, read afresh, every thread's history and every run's replay are
  * whole. The figures go to {@code target/reliability-results.md}.
  */
-@Order(StackProcess.CLUSTER_SUITES)
-@Isolated // kills and reshards nodes of the JVM's Redis Cluster, under load
+@Order(SuiteLanes.CLUSTER_STACK_SUITES)
+@ResourceLock(SuiteLanes.CLUSTER_STACK)
+@ResourceLock(SuiteLanes.REDIS_CLUSTER) // kills and reshards nodes of the JVM's Redis Cluster, under load
 @ExtendWith(RealInfrastructure.class)
 class RedisClusterFaultIT {
 

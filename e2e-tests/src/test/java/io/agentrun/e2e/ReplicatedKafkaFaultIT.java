@@ -18,7 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A replicated Kafka cluster losing a broker under load, with real processes: a 2 api × 2 worker × 2 relay local
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.parallel.Isolated;
  * never executes; nothing is left queued or running. The figures go to {@code target/reliability-results.md}.
  */
 @ExtendWith(RealInfrastructure.class) // the stack runs on its Redis Cluster
-@Order(StackProcess.CLUSTER_SUITES)
-@Isolated // a fault stack under load: its timings need the machine
+@Order(SuiteLanes.CLUSTER_STACK_LAST)
+@ResourceLock(SuiteLanes.CLUSTER_STACK) // kills the cluster stack's brokers
+@ResourceLock(value = SuiteLanes.REDIS_CLUSTER, mode = ResourceAccessMode.READ) // the stack runs on it
 class ReplicatedKafkaFaultIT {
 
     /** A new run every 200 ms while the fault lasts (the 200 started at once are the concurrency; these start into it). */

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * On a Redis Cluster, live events are published on the watching api node's shard channel: only the primary that owns
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * classic, cluster-wide {@code publish} message. A classic {@code PUBLISH},
  * measured alongside for comparison, reaches every node. Counts per node go to {@code target/sharded-pubsub.md}.
  */
+@ResourceLock(SuiteLanes.REDIS_CLUSTER) // counts the SPUBLISH commands of every node: no other suite may publish meanwhile
 @ExtendWith(RealInfrastructure.class)
 class ShardedLiveEventsIT {
 

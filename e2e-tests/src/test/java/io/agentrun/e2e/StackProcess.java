@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Order;
 
 /**
  * The local stack ({@code ./agentrun local}) as a child process on free ports, for fault injection with
@@ -38,15 +37,9 @@ final class StackProcess implements AutoCloseable {
     private String kafka;
     private String redis;
 
-    /**
-     * {@code @Order} of the suites on the {@link #shared} stack. The e2e pom orders suites by {@code @Order}: every suite
-     * without one first (those that run side by side, then the other {@code @Isolated} ones), then the shared stack's,
-     * then {@link #CLUSTER_SUITES} — so each stack starts once and is stopped when the other starts ({@link #retire}).
-     */
-    static final int SHARED_SUITES = Order.DEFAULT + 1;
-    /** {@code @Order} of the suites on the {@link #onClusters} stack: the last. */
-    static final int CLUSTER_SUITES = Order.DEFAULT + 2;
-
+    /** Each stack has a monitor of its own: the two lanes start theirs at the same time. */
+    private static final Object SHARED_LOCK = new Object();
+    private static final Object CLUSTERS_LOCK = new Object();
     private static StackProcess shared;
     private static StackProcess onClusters;
     /** How long the {@link #onClusters} stack keeps a killed broker down before starting it again. */
@@ -72,7 +65,8 @@ final class StackProcess implements AutoCloseable {
 
     /**
      * The 2 api × 2 worker × 2 relay stack shared by the fault suites that need no settings of their own, started by
-     * the first of them and stopped with this test JVM (its {@link ChildProcess} stops it on exit): starting six
+     * the first of them and stopped once the last has run ({@link #retire}) or with this test JVM (its
+     * {@link ChildProcess} stops it on exit): starting six
      * services and a broker takes a CI machine's two cores tens of seconds per suite. Its api nodes keep at most 200
      * events for a slow client (the slow-client fault needs a small bound; the others do not mind it), and its relays
      * retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's endpoint never fails). A suite must
@@ -80,16 +74,16 @@ final class StackProcess implements AutoCloseable {
      * and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
      * starts killed parts again; a suite may end before it has).
      */
-    static synchronized StackProcess shared() {
-        if (shared == null) {
-            onClusters = retire(onClusters);
-            RealInfrastructure.stopKafkaCluster(); // the pipelines' cluster: the fault suites come after them
-            shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200",
-                    "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
-            shared.closable = false;
+    static StackProcess shared() {
+        synchronized (SHARED_LOCK) {
+            if (shared == null) {
+                shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200",
+                        "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
+                shared.closable = false;
+            }
+            shared.awaitServing();
+            return shared;
         }
-        shared.awaitServing();
-        return shared;
     }
 
     /**
@@ -98,16 +92,42 @@ final class StackProcess implements AutoCloseable {
      * and the test JVM's Redis Cluster (three primaries with a replica each). A broker killed stays down
      * {@link #BROKER_KEPT_DOWN} before the stack starts it again.
      */
-    static synchronized StackProcess onClusters() {
-        if (onClusters == null) {
-            shared = retire(shared);
-            RealInfrastructure.stopKafkaCluster(); // this stack has brokers of its own
-            onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", RealInfrastructure.redisCluster().url(),
-                    "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s"));
-            onClusters.closable = false;
+    static StackProcess onClusters() {
+        synchronized (CLUSTERS_LOCK) {
+            if (onClusters == null) {
+                onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", RealInfrastructure.redisCluster().url(),
+                        "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s"));
+                onClusters.closable = false;
+            }
+            onClusters.awaitServing();
+            return onClusters;
         }
-        onClusters.awaitServing();
-        return onClusters;
+    }
+
+    /**
+     * Stops the stack whose fault suites hold {@code lock} ({@link SuiteLanes#SHARED_STACK} or
+     * {@link SuiteLanes#CLUSTER_STACK}) once its lane is done ({@link FaultStackRetirement}); a later {@link #shared} or
+     * {@link #onClusters} starts it again.
+     */
+    static void retire(String lock) {
+        if (lock.equals(SuiteLanes.SHARED_STACK)) {
+            synchronized (SHARED_LOCK) {
+                shared = closed(shared);
+            }
+        } else if (lock.equals(SuiteLanes.CLUSTER_STACK)) {
+            synchronized (CLUSTERS_LOCK) {
+                onClusters = closed(onClusters);
+            }
+        }
+    }
+
+    /** @return null, the stack's new value */
+    private static StackProcess closed(StackProcess stack) {
+        if (stack != null) {
+            stack.closable = true;
+            stack.close();
+        }
+        return null;
     }
 
     /** Every part of the stack alive again and each service ready on its port. */
@@ -372,22 +392,6 @@ final class StackProcess implements AutoCloseable {
 
     private static int freePorts(int count) {
         return Ports.freePortRun(count);
-    }
-
-    /**
-     * Stops a JVM-wide stack before the other one starts: an idle stack of six services, a broker or three and a Redis
-     * still costs a sixth of a core (their polls, heartbeats and lease renewals), which the fault suites running then
-     * need. Suites are ordered so that each starts once ({@link #SHARED_SUITES}, {@link #CLUSTER_SUITES}); one out of
-     * order finds it started again.
-     *
-     * @return null, the stack's new value
-     */
-    private static StackProcess retire(StackProcess stack) {
-        if (stack != null) {
-            stack.closable = true;
-            stack.close();
-        }
-        return null;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
@@ -26,8 +26,8 @@ import tools.jackson.databind.JsonNode;
  * while an api node, a worker and a relay are killed with SIGKILL in turn. Every stream must yield each seq once,
  * in order, up to {@code run_end}; no run may execute twice (each thread has one run, answered {@code Echo #1}).
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 @ExtendWith(RealInfrastructure.class)
 class TypescriptSdkFaultIT {
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,8 +33,8 @@ import tools.jackson.databind.JsonNode;
  * Every run that ended is delivered, and a delivery that arrives more than once always carries the same {@code webhook-id} and body. The
  * surviving worker counts no lease lost (issue 33: it used to count its own runs that had simply ended).
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // kills processes of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 class WebhookFaultIT {
 
     private static final JsonCodec CODEC = new JsonCodec();

@@ -87,7 +87,9 @@ class WebhooksIT {
             exchange.close();
         });
         receiver.start();
-        pipeline = Pipeline.start(1, 2, 1, Map.of(
+        // On a redis-server of its own: its relay must be the only one to take its deliveries (SharedPipeline's relay, on
+        // the JVM's Redis, lives as long as the JVM and refuses loopback endpoints).
+        pipeline = Pipeline.startOnOwnRedis(1, 2, 1, Map.of(
                 "agentrun.webhooks.allowed-networks", "127.0.0.0/8",
                 "agentrun.webhooks.retry-delays", "200ms,400ms,800ms",
                 "agentrun.webhooks.timeout", "1s"));

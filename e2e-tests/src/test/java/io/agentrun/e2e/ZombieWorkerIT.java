@@ -33,7 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -45,8 +45,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * once), the resume buffer and the thread history hold nothing of the zombie, and the relay counts what it
  * refused in {@code agentrun_relay_events_fenced_total}.
  */
-@Order(StackProcess.SHARED_SUITES)
-@Isolated // freezes workers (and Redis) of the shared fault stack
+@Order(SuiteLanes.SHARED_STACK_SUITES)
+@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ZombieWorkerIT {
 

@@ -62,18 +62,6 @@ public final class RealInfrastructure implements BeforeAllCallback {
     }
 
     /**
-     * Stops the Kafka cluster if it runs, for a phase of suites that will not use it (three idle nodes cost a seventh of
-     * a core); the next {@link #kafkaCluster()} starts a new one. Only where no suite can be using it, e.g. from an
-     * {@code @Isolated} suite.
-     */
-    public static void stopKafkaCluster() {
-        Servers current = servers;
-        if (current != null) {
-            current.stopKafkaCluster();
-        }
-    }
-
-    /**
      * A Redis Cluster of three primaries, each with one replica ({@code redis-server} processes formed with
      * {@code redis-cli --cluster create}), started on the first call only, for the suites that prove the pipeline on
      * it and fail its nodes; stopped with the other servers. Suites that kill its nodes bring them back before they end.
@@ -157,13 +145,6 @@ public final class RealInfrastructure implements BeforeAllCallback {
                 kafkaCluster = KafkaCluster.start(dir.resolve("kafka-cluster-" + ++kafkaClusters), 3);
             }
             return kafkaCluster;
-        }
-
-        synchronized void stopKafkaCluster() {
-            if (kafkaCluster != null) {
-                kafkaCluster.close();
-                kafkaCluster = null;
-            }
         }
 
         /**
