@@ -243,6 +243,7 @@ class SecurityIT {
         String cheap = "/api/v1/threads/thr_" + "b".repeat(26) + "/runs/run_" + "c".repeat(26) + "/stream";
         int allowed = 0;
         HttpResponse<String> limited = null;
+        long burstStarted = System.nanoTime();
         for (int i = 0; i < 40 && limited == null; i++) {
             HttpResponse<String> response = anonymous.exchange("GET", cheap, browser(key, SHOP), null);
             if (response.statusCode() == 429) {
@@ -251,8 +252,10 @@ class SecurityIT {
                 allowed++;
             }
         }
+        // The bucket holds a minute's worth (30) and refills 30 a minute: a burst slowed by a busy machine earns those back.
+        long refilled = Duration.ofNanos(System.nanoTime() - burstStarted).toMillis() * 30 / 60_000;
 
-        assertThat(allowed).isEqualTo(30);
+        assertThat(allowed).isBetween(30, 30 + (int) refilled);
         assertThat(limited).isNotNull();
         assertThat(CODEC.read(limited.body(), JsonNode.class).path("code").asString()).isEqualTo("rate_limited");
         long retryAfter = Long.parseLong(limited.headers().firstValue("retry-after").orElseThrow());

@@ -38,11 +38,13 @@ class TypescriptSdkFaultIT {
 
     @Test
     void everyStreamYieldsEachEventOnceAndNoRunExecutesTwice() throws Exception {
-        NodeSuite.installAndBuild();
+        // npm installs and builds the SDK while the stack starts (the first suite of its lane starts it).
+        CompletableFuture<Void> built = CompletableFuture.runAsync(NodeSuite::installAndBuild);
         Path result = Files.createTempFile("sdk-fault", ".json");
         Files.delete(result);
         Path flowing = Path.of(result + ".flowing");
         StackProcess stack = StackProcess.shared(); // the other fault suites' stack: not closed here
+        built.join();
         try (LossyProxy proxy = LossyProxy.start(List.of(stack.api(0), stack.api(1)), DROP_POST_ANSWERS)) {
             CompletableFuture<NodeSuite.Result> node = CompletableFuture.supplyAsync(() -> NodeSuite.run(
                     List.of("node", "test/fault/streams.mjs"),
