@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Order;
  * the others. The fault suites' time goes mostly to waiting for killed parts to come back rather than to CPU (one after
  * the other, they left a third of two cores idle), so the two stacks' fault suites run side by side, first:
  * <ul>
- *   <li>{@link #SHARED_STACK_SUITES} come first: the threads that take suites from the front run them one at a time
- *       ({@link #SHARED_STACK}); a thread that waits for the lock is replaced by another (the pool's max-pool-size),
- *       which goes on to the pipeline suites;</li>
+ *   <li>{@link #SHARED_STACK_SUITES} come first: the two threads that take suites from the front run them, one at a
+ *       time ({@link #SHARED_STACK}), the other thread waiting for the lock;</li>
  *   <li>{@link #CLUSTER_STACK_LAST}, then {@link #CLUSTER_STACK_SUITES}, come last: the forking thread runs them at
  *       once, one at a time ({@link #CLUSTER_STACK});</li>
- *   <li>the pipeline suites come between: they run beside the two lanes.</li>
+ *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
+ *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.)</li>
  * </ul>
  * The suite that kills and reshards Redis Cluster nodes holds {@link #REDIS_CLUSTER} for writing, the suites that run
  * on the Redis Cluster hold it for reading.
