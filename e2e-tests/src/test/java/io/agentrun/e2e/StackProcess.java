@@ -44,7 +44,7 @@ final class StackProcess implements AutoCloseable {
     private static StackProcess onClusters;
     /** How long the {@link #onClusters} stack keeps a killed broker down before starting it again. */
     static final Duration BROKER_KEPT_DOWN = Duration.ofSeconds(20);
-    /** False for the {@link #shared} stack: suites' {@code @AutoClose} leaves it to the JVM's end. */
+    /** False for the JVM-wide stacks: a suite's {@code @AutoClose} leaves them to {@link #retire} or the JVM's end. */
     private boolean closable = true;
 
     /** The broker processes ({@code kafka}, or {@code kafka-1}…) and, unless the stack was given a Redis, {@code redis}. */
@@ -65,13 +65,12 @@ final class StackProcess implements AutoCloseable {
 
     /**
      * The 2 api × 2 worker × 2 relay stack shared by the fault suites that need no settings of their own, started by
-     * the first of them and stopped once the last has run ({@link #retire}) or with this test JVM (its
-     * {@link ChildProcess} stops it on exit): starting six
-     * services and a broker takes a CI machine's two cores tens of seconds per suite. Its api nodes keep at most 200
-     * events for a slow client (the slow-client fault needs a small bound; the others do not mind it), and its relays
-     * retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's endpoint never fails). A suite must
-     * not close it, need it fresh, or count what other suites did: suites tell their runs apart by their own queries
-     * and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
+     * the first of them and stopped once the last has run ({@link #retire}) or with this test JVM (its {@link ChildProcess}
+     * stops it on exit): starting six services and a broker takes a CI machine's two cores tens of seconds per suite.
+     * Its api nodes keep at most 200 events for a slow client (the slow-client fault needs a small bound; the others do
+     * not mind it), and its relays retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's
+     * endpoint never fails). A suite must not close it, need it fresh, or count what other suites did: suites tell their
+     * runs apart by their own queries and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
      * starts killed parts again; a suite may end before it has).
      */
     static StackProcess shared() {
