@@ -73,7 +73,6 @@ class ErrorTableIT {
         pipeline.apiBean(KeyStore.class).registerBootstrapKey(OTHER_KEY, OTHER_PROJECT);
     }
 
-
     static Stream<Row> rows() {
         List<Row> rows = new ArrayList<>();
         for (Endpoint endpoint : Endpoint.values()) {

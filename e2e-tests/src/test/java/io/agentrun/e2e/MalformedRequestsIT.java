@@ -46,7 +46,6 @@ class MalformedRequestsIT {
         pipeline = project;
     }
 
-
     static Stream<Row> rows() {
         List<Row> rows = new ArrayList<>();
         for (String path : List.of(RUN, STREAM)) {

@@ -51,7 +51,6 @@ class ReadIT {
         assertThat(quick.statusCode()).as(quick.body()).isIn(200, 201);
     }
 
-
     @Test
     void aCompletedRunReadsBackWithItsOutputUsageAndTimes() {
         var stream = client.stream("assistant", null, "{\"query\":\"read me back\",\"metadata\":{\"page\":\"home\"}}");

@@ -70,8 +70,8 @@ final class StackProcess implements AutoCloseable {
      * Its api nodes keep at most 200 events for a slow client (the slow-client fault needs a small bound; the others do
      * not mind it), and its relays retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's
      * endpoint never fails). A suite must not close it, need it fresh, or count what other suites did: suites tell their
-     * runs apart by their own queries and ids, and read metrics as differences. Each is handed the stack with every part serving again (the stack
-     * starts killed parts again; a suite may end before it has).
+     * runs apart by their own queries and ids, and read metrics as differences. Each is handed the stack with every part
+     * serving again (the stack starts killed parts again; a suite may end before it has).
      */
     static StackProcess shared() {
         synchronized (SHARED_LOCK) {

@@ -46,7 +46,6 @@ class StructuredOutputIT {
         admin = new ApiClient(pipeline.api(0), Map.of("Authorization", "Bearer " + pipeline.adminToken));
     }
 
-
     private static String body(String answers) {
         return "{\"query\":" + CODEC.write("/json " + answers)
                 + ",\"response_format\":{\"type\":\"json_schema\",\"name\":\"weather\",\"schema\":" + SCHEMA + "}}";

@@ -104,7 +104,6 @@ public final class RealInfrastructure implements BeforeAllCallback {
         private final String redisUrl;
         private S3Server s3;
         private KafkaCluster kafkaCluster;
-        private int kafkaClusters;
         private RedisCluster redisCluster;
         private int redisClusters;
 
@@ -142,7 +141,7 @@ public final class RealInfrastructure implements BeforeAllCallback {
 
         synchronized KafkaCluster kafkaCluster() {
             if (kafkaCluster == null) {
-                kafkaCluster = KafkaCluster.start(dir.resolve("kafka-cluster-" + ++kafkaClusters), 3);
+                kafkaCluster = KafkaCluster.start(dir.resolve("kafka-cluster"), 3);
             }
             return kafkaCluster;
         }
