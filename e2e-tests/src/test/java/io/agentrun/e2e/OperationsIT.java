@@ -203,7 +203,8 @@ class OperationsIT {
                 Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}");
         assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
         ApiClient.StreamResponse rest = client.join(threadId, runId, before.getLast().id());
-        assertThat(rest.events()).extracting(SseEvent::event).startsWith("approval_decided").contains("tool_end");
+        assertThat(rest.events()).as("the resumed run's events: %s", rest.events()).extracting(SseEvent::event)
+                .startsWith("approval_decided").contains("tool_end");
         assertThat(CODEC.read(rest.events().getLast().data(), JsonNode.class).at("/data/output").asString())
                 .isEqualTo("Tool calculator returned: 42");
     }

@@ -408,7 +408,8 @@ public final class RunOwnership {
     }
 
     private List<Object> callSweep(String runId, SweepPolicy policy, String sweeperId, String deadCreator) {
-        return SWEEP.runList(redis.sync(), new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, Long.toString(clock.millis()),
+        String[] keys = {RedisKeys.run(runId), RedisKeys.cancel(runId), RedisKeys.runEvents(runId)};
+        return SWEEP.runList(redis.sync(), keys, Long.toString(clock.millis()),
                 Long.toString(policy.claimTimeout().toMillis()), Long.toString(policy.startTimeout().toMillis()),
                 Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()), deadCreator,
                 Long.toString(ApiNodeLeases.RENEW_EVERY.toMillis()));

@@ -1,6 +1,6 @@
 -- A sweeper looks at one run the due index named. Safe to run from any number of workers at once: the
 -- script decides, once, what happens to the run.
--- KEYS[1] ar:run:{id}   KEYS[2] ar:cancel:{id} (the run's cancel flag)
+-- KEYS[1] ar:run:{id}   KEYS[2] ar:cancel:{id} (the run's cancel flag)   KEYS[3] ar:run:{id}:events (its resume buffer)
 -- ARGV[1] now (ms)   ARGV[2] claim timeout (ms): an unclaimed command is produced again after it (doubling
 -- each time, at most 16x; from the lease instead for a run that was claimed before)   ARGV[3] start timeout (ms): a run never claimed this long after it was accepted
 -- ends failed   ARGV[4] attempts: a run claimed this often without ending ends failed   ARGV[5] sweeper's
@@ -64,7 +64,9 @@ if epoch - tonumber(h[17] or '0') >= tonumber(ARGV[4]) then
   reason = 'attempts_exhausted'
 elseif epoch == 0 and created > 0 and now - created > tonumber(ARGV[3]) then
   reason = 'not_started'
-elseif not h[9] then
+elseif not h[9] and #redis.call('XRANGE', KEYS[3], '0-1', '0-1') == 0 then
+  -- Neither the api's copy of the command nor the run_start it can be told again from (RunOwnership.commandToProduce):
+  -- a rebuild from the topic or a failover restores a run's events, not the api's copy, and such a run goes on.
   reason = 'command_lost'
 end
 if reason ~= '' then

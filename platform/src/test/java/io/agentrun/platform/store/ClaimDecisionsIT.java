@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.event.EventData;
+import io.agentrun.model.event.RunEvent;
+import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.redis.RedisConnections;
@@ -111,6 +114,37 @@ class ClaimDecisionsIT {
         assertThat(ownership.claim(orphan.runId(), "worker-a", LEASE)).as("its command, should it arrive").isInstanceOf(Claim.Leased.class);
         assertThat(runs.confirmSent(creatorAlive.runId())).isTrue();
         assertThat(redis.sync().hget(RedisKeys.run(creatorAlive.runId()), RunStore.SENT)).isEqualTo("1");
+    }
+
+    @Test
+    void aRunWhoseCommandRedisLostGoesOnFromItsRunStartAndEndsCommandLostOnlyWithoutOne() {
+        RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(Duration.ofSeconds(30), Duration.ofMinutes(15), 5, LEASE);
+        RunCommand rebuilt = claimedThenLostItsCommand();
+        RunCommand bare = claimedThenLostItsCommand();
+        RunEvent runStart = new RunEvent(0, 1, rebuilt.runId(), rebuilt.threadId(), rebuilt.projectId(), rebuilt.agentId(),
+                rebuilt.createdAt(), new EventData.RunStart(rebuilt.threadId(), rebuilt.runId(), rebuilt.agentId(), 1,
+                        rebuilt.input(), rebuilt.metadata()));
+        redis.sync().xadd(RedisKeys.runEvents(rebuilt.runId()), new io.lettuce.core.XAddArgs().id("0-1"), "e",
+                new JsonCodec().encodeToString(runStart));
+        CLOCK.advance(LEASE.plusSeconds(1));
+
+        RunOwnership.Sweep goesOn = ownership.sweep(rebuilt.runId(), policy, "sweeper", node -> false);
+        assertThat(goesOn).as("its events hold what was asked, as after a rebuild from the topic")
+                .isInstanceOf(RunOwnership.Sweep.Requeue.class);
+        RunCommand told = new JsonCodec().decodeCommand(((RunOwnership.Sweep.Requeue) goesOn).commandJson()
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(told.runId()).isEqualTo(rebuilt.runId());
+        assertThat(told.input()).isEqualTo(rebuilt.input());
+        assertThat(ownership.sweep(bare.runId(), policy, "sweeper", node -> false)).isInstanceOf(RunOwnership.Sweep.GiveUp.class)
+                .extracting(giveUp -> ((RunOwnership.Sweep.GiveUp) giveUp).code()).isEqualTo("command_lost");
+    }
+
+    /** A run a worker claimed and lost its lease on, whose hash no longer holds the api's copy of its command. */
+    private static RunCommand claimedThenLostItsCommand() {
+        RunCommand command = queued();
+        assertThat(ownership.claim(command.runId(), "worker-a", LEASE)).isInstanceOf(Claim.Won.class);
+        redis.sync().hdel(RedisKeys.run(command.runId()), RunStore.COMMAND);
+        return command;
     }
 
     @Test
