@@ -23,11 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Generated bodies, headers, paths and query strings thrown at a live api node (and at a worker's and a
@@ -36,10 +35,16 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * 5xx, never HTML, never a hang; and the node still serves a normal run afterwards. The outcome counts are
  * written to {@code target/fuzz-outcomes.txt}.
  *
+ * <p>The inputs come from jqwik's generators, drawn in a Jupiter suite ({@link Arbitrary#sampleStream()}) rather than
+ * by jqwik's engine: the suite then runs on the JVM's shared pipeline beside the others, where jqwik's engine ran alone
+ * after them on servers of its own (30 s at the end of every build). Nothing is shrunk: a failing request is shown
+ * whole, bytes escaped.
+ *
  * <p>Left out on purpose, because the RFCs prescribe a 5xx or a wait for them (MalformedRequestsIT covers
  * each): {@code CONNECT} and unknown transfer codings (501), HTTP versions other than 1.x (505), and a
  * Content-Length longer than the body (the server waits for the rest).
  */
+@ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class RequestFuzzIT {
 
     static final Duration DEADLINE = Duration.ofSeconds(15);
@@ -52,60 +57,60 @@ class RequestFuzzIT {
 
     enum Port { API, WORKER, RELAY }
 
-    @BeforeContainer
-    static void start() {
-        RealInfrastructure.start();
-        pipeline = Pipeline.start(1, 1, 1);
+    @BeforeAll
+    static void start(Pipeline project) {
+        pipeline = project;
     }
 
-    @AfterContainer
+    @AfterAll
     static void afterwardsTheNodeStillServesARun() throws IOException {
-        if (pipeline == null) {
-            return;
-        }
-        try {
-            var stream = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey)
-                    .stream("assistant", null, ApiClient.body("still serving?"));
-            assertThat(stream.status()).isEqualTo(200);
-            assertThat(Transcript.of(stream.events()).runEnd().output()).isEqualTo("Echo #1: still serving?");
-            writeOutcomes();
-        } finally {
-            pipeline.close();
-        }
+        var stream = new ApiClient(pipeline.api(0), pipeline.projectId, pipeline.apiKey)
+                .stream("assistant", null, ApiClient.body("still serving?"));
+        assertThat(stream.status()).isEqualTo(200);
+        assertThat(Transcript.of(stream.events()).runEnd().output()).isEqualTo("Echo #1: still serving?");
+        writeOutcomes();
     }
 
-    @Property(tries = 400)
-    void bodies(@ForAll("bodies") byte[] body, @ForAll boolean stream) {
-        String path = stream ? STREAM : RUN;
-        List<byte[]> headers = new ArrayList<>(credentials());
-        headers.add(ascii("Content-Type: application/json"));
-        check("body", Port.API, RawHttp.request("POST", ascii(path), headers, body), false);
+    @Test
+    void bodies() {
+        Combinators.combine(bodyBytes(), Arbitraries.of(true, false)).as((body, stream) -> (Runnable) () -> {
+            String path = stream ? STREAM : RUN;
+            List<byte[]> headers = new ArrayList<>(credentials());
+            headers.add(ascii("Content-Type: application/json"));
+            check("body", Port.API, RawHttp.request("POST", ascii(path), headers, body), false);
+        }).sampleStream().limit(400).forEach(Runnable::run);
     }
 
-    @Property(tries = 300)
-    void headers(@ForAll("headerLines") List<byte[]> extra, @ForAll Port port) {
-        List<byte[]> headers = new ArrayList<>(port == Port.API ? credentials() : List.of());
-        headers.add(ascii("Content-Type: application/json"));
-        headers.addAll(extra);
-        byte[] request = port == Port.API
-                ? RawHttp.request("POST", ascii(RUN), headers, ascii("{\"query\":\"headers\"}"))
-                : RawHttp.request("GET", ascii("/actuator/health"), headers, new byte[0]);
-        check("header", port, request, false);
+    @Test
+    void headers() {
+        Combinators.combine(headerLines(), Arbitraries.of(Port.class)).as((extra, port) -> (Runnable) () -> {
+            List<byte[]> headers = new ArrayList<>(port == Port.API ? credentials() : List.of());
+            headers.add(ascii("Content-Type: application/json"));
+            headers.addAll(extra);
+            byte[] request = port == Port.API
+                    ? RawHttp.request("POST", ascii(RUN), headers, ascii("{\"query\":\"headers\"}"))
+                    : RawHttp.request("GET", ascii("/actuator/health"), headers, new byte[0]);
+            check("header", port, request, false);
+        }).sampleStream().limit(300).forEach(Runnable::run);
     }
 
-    @Property(tries = 300)
-    void paths(@ForAll("methods") String method, @ForAll("paths") byte[] target, @ForAll Port port) {
-        List<byte[]> headers = new ArrayList<>(credentials());
-        headers.add(ascii("Content-Type: application/json"));
-        byte[] body = method.equals("GET") || method.equals("HEAD") ? new byte[0] : ascii("{\"query\":\"paths\"}");
-        check("path", port, RawHttp.request(method, target, headers, body), method.equals("HEAD"));
+    @Test
+    void paths() {
+        Combinators.combine(methods(), targets(), Arbitraries.of(Port.class)).as((method, target, port) -> (Runnable) () -> {
+            List<byte[]> headers = new ArrayList<>(credentials());
+            headers.add(ascii("Content-Type: application/json"));
+            byte[] body = method.equals("GET") || method.equals("HEAD") ? new byte[0] : ascii("{\"query\":\"paths\"}");
+            check("path", port, RawHttp.request(method, target, headers, body), method.equals("HEAD"));
+        }).sampleStream().limit(300).forEach(Runnable::run);
     }
 
-    @Property(tries = 300)
-    void queryStrings(@ForAll("queries") String query) {
-        List<byte[]> headers = new ArrayList<>(credentials());
-        headers.add(ascii("Content-Type: application/json"));
-        check("query", Port.API, RawHttp.request("POST", ascii(STREAM + "?" + query), headers, ascii("{\"query\":\"q\"}")), false);
+    @Test
+    void queryStrings() {
+        queries().sampleStream().limit(300).forEach(query -> {
+            List<byte[]> headers = new ArrayList<>(credentials());
+            headers.add(ascii("Content-Type: application/json"));
+            check("query", Port.API, RawHttp.request("POST", ascii(STREAM + "?" + query), headers, ascii("{\"query\":\"q\"}")), false);
+        });
     }
 
     // ---- what every answer must be
@@ -156,7 +161,7 @@ class RequestFuzzIT {
         System.out.print("RequestFuzzIT outcomes\n" + text);
     }
 
-    private List<byte[]> credentials() {
+    private static List<byte[]> credentials() {
         return List.of(ascii("x-api-key: " + pipeline.apiKey), ascii("x-project-id: " + pipeline.projectId));
     }
 
@@ -170,8 +175,7 @@ class RequestFuzzIT {
     // ---- generators
 
     /** Bytes of every kind: random, valid runs, valid runs with bytes mutated, JSON of the wrong shape, deep nesting, bad UTF-8. */
-    @Provide
-    Arbitrary<byte[]> bodies() {
+    private static Arbitrary<byte[]> bodyBytes() {
         return Arbitraries.oneOf(
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(300),
                 validRuns(),
@@ -184,7 +188,7 @@ class RequestFuzzIT {
                         Arbitraries.strings().alpha().ofMaxLength(10)).as(RequestFuzzIT::withBadUtf8));
     }
 
-    private Arbitrary<byte[]> validRuns() {
+    private static Arbitrary<byte[]> validRuns() {
         return Arbitraries.strings().withCharRange(' ', '\uD7FF').withCharRange('\uE000', '\uFFFD').ofMinLength(1).ofMaxLength(60)
                 .map(query -> CODEC.write(Map.of("query", query)).getBytes(StandardCharsets.UTF_8));
     }
@@ -208,7 +212,7 @@ class RequestFuzzIT {
     }
 
     /** Objects with known and unknown fields holding values of every type, sometimes with a key repeated. */
-    private Arbitrary<byte[]> jsonOfAnyShape() {
+    private static Arbitrary<byte[]> jsonOfAnyShape() {
         Arbitrary<String> names = Arbitraries.oneOf(
                 Arbitraries.of("query", "images", "documents", "audios", "contexts", "metadata", "qeury", ""),
                 Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(12));
@@ -231,8 +235,7 @@ class RequestFuzzIT {
     }
 
     /** Header lines, mostly well-formed, with names we read and values that are long, non-ASCII, or carry CR, LF or NUL. */
-    @Provide
-    Arbitrary<List<byte[]>> headerLines() {
+    private static Arbitrary<List<byte[]>> headerLines() {
         Arbitrary<String> names = Arbitraries.oneOf(
                 Arbitraries.of("x-api-key", "x-project-id", "authorization", "origin", "last-event-id", "content-type", "accept",
                         "accept-encoding", "cookie", "host", "expect", "x-forwarded-for", "idempotency-key", "connection", "range"),
@@ -253,14 +256,12 @@ class RequestFuzzIT {
         return lines.list().ofMinSize(1).ofMaxSize(4);
     }
 
-    @Provide
-    Arbitrary<String> methods() {
+    private static Arbitrary<String> methods() {
         return Arbitraries.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "get", "FOO", "PROPFIND", "M-SEARCH");
     }
 
     /** Request targets: known and unknown segments, encoded bytes, dot segments, path parameters, very long segments, raw bytes. */
-    @Provide
-    Arbitrary<byte[]> paths() {
+    private static Arbitrary<byte[]> targets() {
         Arbitrary<String> segments = Arbitraries.oneOf(
                 Arbitraries.of("api", "v1", "agents", "assistant", "run", "stream", "threads", "uploads", "request", "view-url",
                         "files", "admin", "projects", "actuator", "health", "prometheus", "runs", "cancel", "error", "embed", "widget.js"),
@@ -280,8 +281,7 @@ class RequestFuzzIT {
     }
 
     /** Query strings for the stream endpoint: its parameters and others, repeated, empty, badly encoded. */
-    @Provide
-    Arbitrary<String> queries() {
+    private static Arbitrary<String> queries() {
         Arbitrary<String> names = Arbitraries.oneOf(
                 Arbitraries.of("thread_id", "on_disconnect", "after", "x", "thread_id%00", "%74hread_id", ""),
                 Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(10));

@@ -404,6 +404,9 @@ final class StackProcess implements AutoCloseable {
             }
         }
         List<ProcessHandle> parts = process.descendants();
+        // SIGKILL, parts first: everything a test stack holds is thrown away, and stopped cleanly its three brokers
+        // wait out a grace period without a quorum (10 s of a lane's thread)
+        process.kill();
         process.close();
         // A part the stack failed to stop (orphaned when the stack went first) would slow every later suite.
         List<ProcessHandle> left = parts.stream().filter(ProcessHandle::isAlive).toList();

@@ -8,9 +8,12 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -102,6 +105,18 @@ final class ServiceLaunch {
             return;
         }
         Files.createDirectories(archive.getParent());
+        // Two stacks of one build may start at once (the e2e suites' two fault stacks do): the first archives, the
+        // other waits for it and uses its archive (six training starts were 72 CPU-s where three are 36).
+        try (FileChannel lockFile = FileChannel.open(archive.resolveSibling(module + ".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+            if (!Files.exists(archive)) {
+                train(app, module, archive, env, args, log);
+            }
+        }
+    }
+
+    private static void train(Path app, String module, Path archive, Map<String, String> env, List<String> args, Path log)
+            throws IOException {
         Path partial = archive.resolveSibling(module + "." + ProcessHandle.current().pid() + ".partial");
         List<String> jvm = new ArrayList<>(baseOptions());
         jvm.addAll(List.of("-XX:ArchiveClassesAtExit=" + partial, "-Dspring.context.exit=onRefresh"));
@@ -129,17 +144,25 @@ final class ServiceLaunch {
         Path root = jar.resolveSibling("launch");
         Path app = root.resolve("app").resolve(jar.getFileName().toString());
         synchronized (ServiceLaunch.class) {
-            if (Files.exists(app) && Files.getLastModifiedTime(app).compareTo(Files.getLastModifiedTime(jar)) >= 0) {
-                return app;
+            // and across processes: another stack of this build may be extracting the same jar
+            try (FileChannel lockFile = FileChannel.open(jar.resolveSibling(jar.getFileName() + ".launch.lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+                return extractedNow(jar, root, app);
             }
-            Path fresh = Files.createTempDirectory(jar.getParent(), "launch-");
-            extract(jar, fresh);
-            writeParentWatchJar(fresh.resolve(PARENT_WATCH_JAR));
-            deleteTree(root);
-            Files.createDirectories(root);
-            Files.move(fresh, root.resolve("app"), StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    private static Path extractedNow(Path jar, Path root, Path app) throws IOException {
+        if (Files.exists(app) && Files.getLastModifiedTime(app).compareTo(Files.getLastModifiedTime(jar)) >= 0) {
             return app;
         }
+        Path fresh = Files.createTempDirectory(jar.getParent(), "launch-");
+        extract(jar, fresh);
+        writeParentWatchJar(fresh.resolve(PARENT_WATCH_JAR));
+        deleteTree(root);
+        Files.createDirectories(root);
+        Files.move(fresh, root.resolve("app"), StandardCopyOption.ATOMIC_MOVE);
+        return app;
     }
 
     private static void extract(Path jar, Path destination) throws IOException {

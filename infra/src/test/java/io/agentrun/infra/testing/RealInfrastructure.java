@@ -189,6 +189,9 @@ public final class RealInfrastructure implements BeforeAllCallback {
                     s3.close();
                 }
                 if (kafkaCluster != null) {
+                    // SIGKILL: its data is thrown away, and brokers stopped one by one wait out the last one's grace
+                    // period without a quorum (10 s at the end of every e2e run)
+                    kafkaCluster.brokers().forEach(KafkaBroker::kill);
                     kafkaCluster.close();
                 }
                 if (redisCluster != null) {
