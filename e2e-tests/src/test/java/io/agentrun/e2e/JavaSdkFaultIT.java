@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,8 +37,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code run_end} {@code completed} and the undisturbed answer, and no run may have executed twice: each query was
  * started once (the event topic holds one run for it) and its thread has that one run.
  */
-@Order(SuiteLanes.SHARED_STACK_SUITES)
-@ResourceLock(SuiteLanes.SHARED_STACK) // kills processes of the shared fault stack
+@Order(SuiteLanes.CLUSTER_STACK_SUITES)
+@ResourceLock(SuiteLanes.CLUSTER_STACK) // kills processes of the cluster fault stack (its lane is the shorter one)
+@ResourceLock(value = SuiteLanes.REDIS_CLUSTER, mode = ResourceAccessMode.READ) // the stack runs on it
 @ExtendWith(RealInfrastructure.class)
 class JavaSdkFaultIT {
 
@@ -47,7 +49,7 @@ class JavaSdkFaultIT {
     /** 13 deltas this far apart: about 20 s a run, so all three faults strike while the runs stream. */
     private static final int DELTA_MILLIS = 1500;
 
-    /** Shared with the other fault suites of this JVM: not closed here. */
+    /** Shared with the other cluster fault suites of this JVM: not closed here. */
     static StackProcess stack;
     @AutoClose
     static LossyProxy proxy;
@@ -56,7 +58,7 @@ class JavaSdkFaultIT {
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.shared();
+        stack = StackProcess.onClusters();
         proxy = LossyProxy.start(List.of(stack.api(0), stack.api(1)), DROP);
         client = AgentrunClient.builder().baseUrl(proxy.uri()).apiKey(StackProcess.API_KEY).projectId("demo")
                 .retry(Duration.ofMillis(100), Duration.ofSeconds(3), Duration.ofMinutes(3)).build();

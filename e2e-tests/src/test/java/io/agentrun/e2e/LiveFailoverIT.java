@@ -18,8 +18,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A stream open while the Redis Cluster primary that holds its api node's live channel is killed and replaced by its
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the backlog ({@code agentrun.stream.events.from_backlog} stays flat). What the failover itself held up is
  * delivered from the backlog meanwhile, and the stream is whole.
  */
-@Isolated // kills a primary of the JVM's Redis Cluster
+@ResourceLock(SuiteLanes.REDIS_CLUSTER) // kills a primary of the JVM's Redis Cluster: the suites on it wait
 @ExtendWith(RealInfrastructure.class)
 class LiveFailoverIT {
 
