@@ -12,8 +12,6 @@ import io.agentrun.files.LocalFileStore;
 import io.agentrun.files.StorageSettings;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -21,20 +19,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,9 +38,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * File input end to end, on both storage back ends: request an upload URL, PUT the bytes, get a view URL, read
  * the same bytes back, and have an agent read the file in a streamed run. Then every refusal, each with its
- * status and code and nothing stored, and a 100 MiB upload refused without the api node's heap growing.
+ * status and code and nothing stored. (A 100 MiB upload refused without the heap growing: UploadMemoryIT.)
  */
-@Isolated // measures what the whole JVM allocates during an upload
+@ResourceLock("UploadsIT") // UploadsOnClustersIT runs this class again, on its static fixture
 @ExtendWith(RealInfrastructure.class)
 class UploadsIT {
 
@@ -243,60 +236,6 @@ class UploadsIT {
         assertThat(body(response)).contains("documents[1]");
     }
 
-    // --- size limit and memory ---
-
-    /**
-     * 100 MiB streamed (chunked, so the server cannot know the size in advance) by curl — a separate process, so
-     * the client's own buffers are not counted — against the 25 MiB limit: 413, nothing stored, and this JVM, which
-     * runs the api node, allocates only a few MiB in all while it happens (every thread's allocations counted, so a
-     * buffered 25 MiB could not hide in garbage), and its used heap does not grow by more than that.
-     */
-    @Test
-    void aHundredMebibyteUploadIsRefusedWithoutBufferingIt() throws Exception {
-        URI url = uploadUrl("huge.txt", "text/plain");
-        long before = storedFiles();
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        System.gc();
-        long calibration = threads.getTotalThreadAllocatedBytes();
-        byte[] probe = new byte[8 << 20];
-        assertThat(threads.getTotalThreadAllocatedBytes() - calibration).as("the probe sees an 8 MiB buffer").isGreaterThanOrEqualTo(probe.length);
-        long allocatedBefore = threads.getTotalThreadAllocatedBytes();
-        long baseline = memory.getHeapMemoryUsage().getUsed();
-        AtomicLong peak = new AtomicLong(baseline);
-        AtomicLong samples = new AtomicLong();
-        AtomicBoolean uploading = new AtomicBoolean(true);
-        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
-            while (uploading.get()) {
-                peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-                samples.incrementAndGet();
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            }
-        });
-        Path out = Files.createTempFile("curl", ".out");
-        Process curl = new ProcessBuilder("bash", "-c", "head -c " + (100L << 20) + " /dev/zero | curl -sS -o " + out
-                + " -w '%{http_code}' -T - -H 'content-type: text/plain' '" + url + "'")
-                .redirectErrorStream(true).start();
-        assertThat(curl.waitFor(120, TimeUnit.SECONDS)).as("curl finished").isTrue();
-        long allocated = threads.getTotalThreadAllocatedBytes() - allocatedBefore;
-        uploading.set(false);
-        sampler.join();
-        String status = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        long growthMiB = (peak.get() - baseline) >> 20;
-        System.out.printf("100 MiB upload against a 25 MiB limit: curl saw %s; the JVM allocated %d KiB in all meanwhile;"
-                + " used heap grew by at most %d KiB over %d samples (baseline %d MiB)%n",
-                status, allocated >> 10, (peak.get() - baseline) >> 10, samples.get(), baseline >> 20);
-
-        assertThat(status).endsWith("413");
-        assertThat(Files.readString(out)).contains("payload_too_large");
-        assertThat(allocatedBefore).as("allocation accounting available").isNotNegative();
-        assertThat(allocated >> 20).as("MiB allocated by the whole JVM during the upload").isLessThan(16);
-        assertThat(growthMiB).isLessThan(16);
-        assertThat(storedFiles()).isEqualTo(before);
-        assertThat(incoming()).isZero();
-        Files.deleteIfExists(out);
-    }
-
     // --- helpers ---
 
     private static Arguments refusal(String name, Supplier<HttpResponse<?>> call, int status, String code) {
@@ -318,7 +257,7 @@ class UploadsIT {
         return view;
     }
 
-    private static URI uploadUrl(String filename, String contentType) {
+    static URI uploadUrl(String filename, String contentType) {
         return URI.create(json(localClient.requestUpload(filename, contentType, "agent_input"), 200).get("signedUrl").asString());
     }
 
@@ -371,7 +310,7 @@ class UploadsIT {
     }
 
     /** Files in the local store, the other project's planted file included; stored uploads only ever add to it. */
-    private static long storedFiles() throws IOException {
+    static long storedFiles() throws IOException {
         Path uploads = localDir.resolve("uploads");
         if (!Files.isDirectory(uploads)) {
             return 0;
@@ -381,7 +320,7 @@ class UploadsIT {
         }
     }
 
-    private static long incoming() throws IOException {
+    static long incoming() throws IOException {
         Path incoming = localDir.resolve(".incoming");
         if (!Files.isDirectory(incoming)) {
             return 0;
