@@ -152,10 +152,6 @@ public final class KafkaBroker implements AutoCloseable {
         p.setProperty("log.dirs", dataDir.resolve("log").toString());
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
-        // The active controller appends a no-op record this often when nothing else happens (KIP-835), and every node
-        // replicates and applies it: Kafka's 500 ms made an idle node's busiest thread its metadata log's. Brokers
-        // still learn of a change at once; only the idle heartbeat of the metadata log slows.
-        p.setProperty("metadata.max.idle.interval.ms", "5000");
         // Alone: internal topics with one replica and few partitions start in a second, not ten. In a cluster of
         // three or more: every topic, ours (created with the broker's default) and the internal ones, has three
         // replicas and takes a write once two have it, so one lost broker loses nothing acknowledged.
