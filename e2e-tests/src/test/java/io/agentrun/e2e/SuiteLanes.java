@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Order;
  *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
  *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.)</li>
  * </ul>
- * The suites that kill or reshard Redis Cluster nodes, or count its commands, hold {@link #REDIS_CLUSTER} for writing;
- * the suites that run on the Redis Cluster hold it for reading.
+ * The suite that kills and reshards Redis Cluster nodes, and the one that counts its commands, hold
+ * {@link #REDIS_CLUSTER} for writing; the suites that run on the Redis Cluster hold it for reading.
  */
 final class SuiteLanes {
 
