@@ -18,6 +18,13 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 final class SharedPipeline implements ParameterResolver {
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedPipeline.class);
+    /**
+     * Two keys: a suite's store sees its parents' values, so under one key every suite after the first was handed the
+     * shared services themselves instead of a project, and what it started (ErrorTableIT's api node on a dead Kafka,
+     * retrying 2,000 times a second) lived until the JVM's end.
+     */
+    private static final String SERVICES = "services";
+    private static final String PROJECT = "project";
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -26,11 +33,11 @@ final class SharedPipeline implements ParameterResolver {
 
     @Override
     public Pipeline resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getStore(NAMESPACE).computeIfAbsent(Pipeline.class, key -> services(context).newProject(), Pipeline.class);
+        return context.getStore(NAMESPACE).computeIfAbsent(PROJECT, key -> services(context).newProject(), Pipeline.class);
     }
 
     private static Pipeline services(ExtensionContext context) {
         // The root store's computeIfAbsent runs once however many suites ask at once (suites run side by side).
-        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(Pipeline.class, key -> Pipeline.start(1, 1, 1), Pipeline.class);
+        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(SERVICES, key -> Pipeline.start(1, 1, 1), Pipeline.class);
     }
 }

@@ -36,6 +36,7 @@ public final class ClusterAdmin implements AutoCloseable {
 
     private static final long CALL_SECONDS = 15;
 
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private final Admin admin;
 
     public ClusterAdmin(KafkaAdmin kafkaAdmin, String clientId) {
@@ -94,9 +95,10 @@ public final class ClusterAdmin implements AutoCloseable {
         return found;
     }
 
+    /** Abandons calls still pending after {@link #CLOSE_WAIT} (Kafka unreachable): a stopping node must not hang on them. */
     @Override
     public void close() {
-        admin.close();
+        admin.close(CLOSE_WAIT);
     }
 
     /** The answer, or a {@link KafkaException} carrying the broker's error (or the timeout) as its cause. */
