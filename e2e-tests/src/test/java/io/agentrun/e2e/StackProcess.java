@@ -405,10 +405,10 @@ final class StackProcess implements AutoCloseable {
         }
         List<ProcessHandle> parts = process.descendants();
         // SIGKILL, parts first: everything a test stack holds is thrown away, and stopped cleanly its three brokers
-        // wait out a grace period without a quorum (10 s of a lane's thread)
+        // wait out a grace period without a quorum (10 s of a lane's thread). kill() waits for every part to be gone.
         process.kill();
         process.close();
-        // A part the stack failed to stop (orphaned when the stack went first) would slow every later suite.
+        // A part still alive after the kill's grace would slow every later suite.
         List<ProcessHandle> left = parts.stream().filter(ProcessHandle::isAlive).toList();
         if (!left.isEmpty()) {
             System.err.println("StackProcess: " + left.size() + " parts outlived their stack; killing " + left.stream()

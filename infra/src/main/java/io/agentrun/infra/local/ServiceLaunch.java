@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -110,8 +109,7 @@ final class ServiceLaunch {
         Files.createDirectories(archive.getParent());
         // Two stacks of one build may start at once (the e2e suites' two fault stacks do): the first archives, the
         // other waits for it and uses its archive (six training starts were 72 CPU-s where three are 36).
-        try (FileChannel lockFile = FileChannel.open(archive.resolveSibling(module + ".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+        try (FileChannel held = locked(archive.resolveSibling(module + ".lock"))) {
             if (!Files.exists(archive)) {
                 train(app, module, archive, env, args, log);
             }
@@ -148,10 +146,21 @@ final class ServiceLaunch {
         Path app = root.resolve("app").resolve(jar.getFileName().toString());
         synchronized (ServiceLaunch.class) {
             // and across processes: another stack of this build may be extracting the same jar
-            try (FileChannel lockFile = FileChannel.open(jar.resolveSibling(jar.getFileName() + ".launch.lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock held = lockFile.lock()) {
+            try (FileChannel held = locked(jar.resolveSibling(jar.getFileName() + ".launch.lock"))) {
                 return extractedNow(jar, root, app);
             }
+        }
+    }
+
+    /** {@code file} opened and locked for this process alone (other processes wait); closing it releases the lock. */
+    private static FileChannel locked(Path file) throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            channel.lock();
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
     }
 

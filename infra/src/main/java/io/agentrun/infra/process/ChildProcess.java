@@ -87,13 +87,19 @@ public final class ChildProcess implements AutoCloseable {
         ChildProcess launch() throws IOException;
     }
 
-    /** SIGKILL, as a crash would (fault injection); returns once the process is gone. */
+    /** SIGKILL, as a crash would (fault injection), its descendants too; returns once they are all gone. */
     public void kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> descendants = process.descendants().toList();
+        descendants.forEach(ProcessHandle::destroyForcibly);
         try {
             process.destroyForcibly().waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            for (ProcessHandle descendant : descendants) {
+                descendant.onExit().get(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // still going after the grace: the caller sees it alive
         }
     }
 
