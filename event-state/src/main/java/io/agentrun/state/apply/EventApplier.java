@@ -32,8 +32,9 @@ import java.util.function.BiConsumer;
  * live message ({@code SPUBLISH}: the run's channel is a shard channel, heard only on the shard that owns the
  * run's slot). Then, for the events it applied, the thread script (history, lock), and a threaded run's
  * run_end is published only once that script has answered (in a Redis Cluster the thread's keys may live on
- * another node), so when an api node sees {@code run_end} the history is written and the lock released. A
- * fenced event reaches no client and no history.
+ * another node), so when an api node sees {@code run_end} the history is written and the lock released (and when the
+ * batch is read again after it failed in the thread's write, once the thread takes the run_end). A fenced event
+ * reaches no client and no history.
  *
  * <p>One script call and one live message per run per batch, rather than a script call and a publish per
  * event: under load a batch holds several events of each run, and each round trip saved is CPU saved in the
@@ -46,6 +47,9 @@ public final class EventApplier {
     private static final LuaScript SPEND_SCRIPT = LuaScript.fromResource(EventApplier.class, "count-spend.lua");
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final CompletableFuture<Boolean> NOT_WRITTEN = CompletableFuture.completedFuture(false);
+    /** The thread script's first answer when it applied the event now (0: before, or a deleted thread). */
+    private static final Long THREAD_APPLIED = 1L;
 
     /** What the run script decided for an event (its return values). */
     static final long APPLIED = 1;
@@ -218,23 +222,31 @@ public final class EventApplier {
             if (event == null) {
                 continue;
             }
-            CompletableFuture<?> threadWritten = DONE;
+            CompletableFuture<Boolean> threadWritten = NOT_WRITTEN;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
                 threadWritten = threadChain.thenCompose(previous -> applyToThread(event, relayed.partition(), relayed.offset()))
-                        .thenAccept(answer -> {
+                        .thenApply(answer -> {
                             String next = String.valueOf(answer.get(1));
                             if (!next.isEmpty()) {
                                 handedOn.accept(event.threadId(), next);
                             }
+                            return THREAD_APPLIED.equals(answer.get(0));
                         });
                 threadChain = threadWritten;
                 writes.add(threadWritten);
             }
             if (event.data() instanceof EventData.RunEnd end) {
-                if (decision == APPLIED && threadedEnd) {
+                if (threadedEnd) {
                     // Published after the history is written and the lock released (in a cluster, on another node).
-                    writes.add(threadWritten.thenRun(() -> watchers.add(relayed.traceparent(), relayed.json())));
+                    // Also when the run script applied it before but the thread takes it now: its batch failed in the
+                    // thread's write (a restarted Redis answers NOSCRIPT until the scripts are loaded again), so nobody
+                    // published it, and its watchers would wait for their gap check (LiveFailoverIT: a run_end 2 s late).
+                    writes.add(threadWritten.thenAccept(threadTookIt -> {
+                        if (decision == APPLIED || threadTookIt) {
+                            watchers.add(relayed.traceparent(), relayed.json());
+                        }
+                    }));
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0 && !reply.keyFamily().isEmpty()) {

@@ -19,7 +19,7 @@
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
 -- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
--- the ids of the api nodes watching the run when any event was applied, and the publishable key family whose spend
+-- the ids of the api nodes watching the run when any event was applied or the batch holds its run_end, and the publishable key family whose spend
 -- the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
 -- batch is read again and those count as applied before; their watchers read them from the buffer).
 local FIELDS = 12
@@ -162,7 +162,9 @@ if failure then
   return redis.error_reply(failure)
 end
 local watchers = {}
-if applied then
+-- Also for a run_end applied before: a threaded run's run_end is published when the thread script applies it, which
+-- may be at its batch's second reading (the first failed in the thread's write).
+if applied or ended then
   local creator = redis.call('HGET', KEYS[1], 'node')
   if creator then
     watchers[1] = creator
