@@ -40,7 +40,8 @@ class DispatchConcurrencyIT {
     @Test
     void commandsArrivingWhileLongRunsExecuteStartAtOnce() throws Exception {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        try (var worker = TestWorker.start(suffix);
+        // Closed with the long runs still running: handed back after 1 s rather than waited for (the default drain, 30 s).
+        try (var worker = TestWorker.start(suffix, "--agentrun.worker.drain-timeout=1s");
              var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),
                      new StringSerializer(), new ByteArraySerializer())) {
             worker.getBean(AgentCatalog.class).put("p", AgentDefinition.scripted("assistant"));

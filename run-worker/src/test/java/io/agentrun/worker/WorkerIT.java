@@ -45,10 +45,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** A worker alone against real Kafka and Redis: commands in, events out, acknowledgements as designed. */
+/**
+ * A worker alone against real Kafka and Redis: commands in, events out, acknowledgements as designed. Each test runs
+ * its own runs and reads only their events, so the tests run side by side: most wait out a lease, a claim timeout or
+ * a sweeper's pause (one after the other they took a minute).
+ */
 @ExtendWith(RealInfrastructure.class)
+@Execution(ExecutionMode.CONCURRENT)
 class WorkerIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
