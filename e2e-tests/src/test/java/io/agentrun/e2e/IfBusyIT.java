@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -35,6 +36,7 @@ import tools.jackson.databind.JsonNode;
  * expired under the active run) is started by a worker's sweeper.
  */
 @ExtendWith(RealInfrastructure.class)
+@Order(SuiteLanes.LONG_PIPELINE_SUITES)
 class IfBusyIT {
 
     private static final JsonCodec CODEC = new JsonCodec();

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +46,7 @@ import tools.jackson.databind.JsonNode;
  * a POST whose answer was lost sent again with the same Idempotency-Key to the same run.
  */
 @ExtendWith(RealInfrastructure.class)
+@Order(SuiteLanes.LONG_PIPELINE_SUITES)
 class JavaSdkIT {
 
     private static final JsonCodec CODEC = new JsonCodec();

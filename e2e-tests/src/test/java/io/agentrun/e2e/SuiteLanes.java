@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Order;
  *   <li>{@link #CLUSTER_STACK_LAST}, then {@link #CLUSTER_STACK_SUITES}, come last: the forking thread runs them at
  *       once, one at a time ({@link #CLUSTER_STACK});</li>
  *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
- *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.)</li>
+ *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.) The
+ *       longest of them ({@link #LONG_PIPELINE_SUITES}) come first, so that the short ones fill the end rather than
+ *       one long suite running alone there.</li>
  * </ul>
  * The suite that kills and reshards Redis Cluster nodes, and the one that counts its commands, hold
  * {@link #REDIS_CLUSTER} for writing; the suites that run on the Redis Cluster hold it for reading.
@@ -24,7 +26,9 @@ import org.junit.jupiter.api.Order;
 final class SuiteLanes {
 
     /** The shared stack's fault suites: first. */
-    static final int SHARED_STACK_SUITES = Order.DEFAULT - 1;
+    static final int SHARED_STACK_SUITES = Order.DEFAULT - 2;
+    /** The pipeline suites that take longest (20–50 s): before the others. */
+    static final int LONG_PIPELINE_SUITES = Order.DEFAULT - 1;
     /** The cluster stack's fault suites but the last. */
     static final int CLUSTER_STACK_SUITES = Order.DEFAULT + 1;
     /** The cluster stack's last suite in order, the first the forking thread runs. */

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * depends on fails here).
  */
 @ExtendWith(RealInfrastructure.class)
+@Order(SuiteLanes.LONG_PIPELINE_SUITES)
 class TypescriptSdkIT {
 
     private static Pipeline pipeline;

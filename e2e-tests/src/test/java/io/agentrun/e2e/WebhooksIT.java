@@ -31,8 +31,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
@@ -43,8 +43,8 @@ import tools.jackson.databind.JsonNode;
  * specification, not with the library that signed); failed attempts are retried; a hanging endpoint holds only its
  * own deliveries; destinations that are not public are refused.
  */
-@Isolated // compares delivery latency beside a hanging endpoint with latency alone
 @ExtendWith(RealInfrastructure.class)
+@Order(SuiteLanes.LONG_PIPELINE_SUITES)
 class WebhooksIT {
 
     private static final JsonCodec CODEC = new JsonCodec();
@@ -165,8 +165,9 @@ class WebhooksIT {
         System.out.println("WEBHOOKS a fast endpoint's delivery after its run ended, 40 runs: alone p50 " + before[0] + " ms, p99 "
                 + before[1] + " ms; beside an endpoint that hangs (1 s timeout, 4 at a time) p50 " + beside[0] + " ms, p99 " + beside[1]
                 + " ms; the hanging endpoint had " + received("/hang").size() + " requests by then");
-        // Were the fast deliveries queued behind the hanging ones, 40 of those at 4 at a time would cost them ~10 s.
-        assertThat(beside[1]).as("p99 beside the hanging endpoint vs alone").isLessThan(before[1] + 1_000);
+        // Were the fast deliveries queued behind the hanging ones, 40 of those at 4 at a time would cost them ~10 s. The
+        // margin (3 s) is for other suites' load on the machine: this suite runs beside them, not alone.
+        assertThat(beside[1]).as("p99 beside the hanging endpoint vs alone").isLessThan(before[1] + 3_000);
     }
 
     private static void disable(Endpoint endpoint) {
