@@ -36,7 +36,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 // rate-limited to once per 30 s, and the promotion waited for the periodic one (RedisConnections).
 @ResourceLock(value = SuiteLanes.REDIS_CLUSTER, mode = ResourceAccessMode.READ_WRITE)
 @ExtendWith(RealInfrastructure.class)
-@Order(SuiteLanes.LONG_PIPELINE_SUITES)
+@Order(SuiteLanes.REDIS_CLUSTER_WRITER)
 class LiveFailoverIT {
 
     /**

@@ -1,5 +1,6 @@
 package io.agentrun.e2e;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -11,5 +12,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @ResourceLock(value = SuiteLanes.REDIS_CLUSTER, mode = ResourceAccessMode.READ)
 @ExtendWith({OnKafkaCluster.class, OnRedisCluster.class})
+@Order(SuiteLanes.LONG_CLUSTER_SUITES)
 class ResilienceOnClustersIT extends ResilienceIT {
 }

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Order;
  *   <li>{@link #CLUSTER_STACK_LAST}, then {@link #CLUSTER_STACK_SUITES}, come last: the forking thread runs them at
  *       once, one at a time ({@link #CLUSTER_STACK});</li>
  *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
- *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.) The
- *       longest of them ({@link #LONG_PIPELINE_SUITES}) come first, so that the short ones fill the end rather than
- *       one long suite running alone there.</li>
+ *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.) First
+ *       the one that fails Redis Cluster nodes ({@link #REDIS_CLUSTER_WRITER}), with the long suites that do not use
+ *       the cluster beside it ({@link #LONG_PIPELINE_SUITES}); then the long ones on the cluster
+ *       ({@link #LONG_CLUSTER_SUITES}); the short ones fill the end. (Taken after the suites on the cluster, it held
+ *       two threads idle while it ran: 40 s of a CI run. Taken last, a long suite ran alone at the end.)</li>
  * </ul>
  * The suite that kills and reshards Redis Cluster nodes, and the one that counts its commands, hold
  * {@link #REDIS_CLUSTER} for writing; the suites that run on the Redis Cluster hold it for reading.
@@ -26,9 +28,13 @@ import org.junit.jupiter.api.Order;
 final class SuiteLanes {
 
     /** The shared stack's fault suites: first. */
-    static final int SHARED_STACK_SUITES = Order.DEFAULT - 2;
-    /** The pipeline suites that take longest (20–50 s): before the others. */
-    static final int LONG_PIPELINE_SUITES = Order.DEFAULT - 1;
+    static final int SHARED_STACK_SUITES = Order.DEFAULT - 4;
+    /** The pipeline suite that holds {@link #REDIS_CLUSTER} for writing: before those that read it. */
+    static final int REDIS_CLUSTER_WRITER = Order.DEFAULT - 3;
+    /** The pipeline suites that take longest (20–35 s) and do not use the Redis Cluster. */
+    static final int LONG_PIPELINE_SUITES = Order.DEFAULT - 2;
+    /** The pipeline suites on the clusters that take longest (20–25 s). */
+    static final int LONG_CLUSTER_SUITES = Order.DEFAULT - 1;
     /** The cluster stack's fault suites but the last. */
     static final int CLUSTER_STACK_SUITES = Order.DEFAULT + 1;
     /** The cluster stack's last suite in order, the first the forking thread runs. */
