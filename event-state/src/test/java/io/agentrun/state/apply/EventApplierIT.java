@@ -76,11 +76,8 @@ class EventApplierIT {
     @Test
     void aThreadedRunEndWhoseThreadWriteFailedIsPublishedOnceItsBatchReadAgainWritesTheThread() {
         String threadId = Ids.newThreadId();
-        String runId = Ids.newRunId();
-        redis.sync().hset(RedisKeys.run(runId), Map.of("status", "queued", "epoch", "1", "node", node));
-        redis.sync().set(RedisKeys.threadLock(threadId), runId);
+        List<RelayedEvent> batch = queuedThreadedRun(threadId);
         redis.sync().set(RedisKeys.thread(threadId), "not a hash"); // the thread script fails on it (WRONGTYPE)
-        List<RelayedEvent> batch = threadedRun(threadId, runId);
         EventApplier applier = new EventApplier(connection, CODEC, SETTINGS);
 
         assertThat(applier.apply(batch)).failsWithin(Duration.ofSeconds(10));
@@ -97,18 +94,13 @@ class EventApplierIT {
 
     @Test
     void aBatchReadAgainAfterItWasWhollyAppliedPublishesNothingAgain() {
-        String threadId = Ids.newThreadId();
-        String runId = Ids.newRunId();
-        redis.sync().hset(RedisKeys.run(runId), Map.of("status", "queued", "epoch", "1", "node", node));
-        redis.sync().set(RedisKeys.threadLock(threadId), runId);
-        List<RelayedEvent> batch = threadedRun(threadId, runId);
+        List<RelayedEvent> batch = queuedThreadedRun(Ids.newThreadId());
         EventApplier applier = new EventApplier(connection, CODEC, SETTINGS);
         assertThat(applier.apply(batch)).succeedsWithin(Duration.ofSeconds(10));
 
         assertThat(applier.apply(batch)).succeedsWithin(Duration.ofSeconds(10));
-        String marker = Ids.newRunId();
-        redis.sync().hset(RedisKeys.run(marker), Map.of("status", "queued", "epoch", "1", "node", node));
-        assertThat(applier.apply(threadedRun(Ids.newThreadId(), marker).subList(0, 1))).succeedsWithin(Duration.ofSeconds(10));
+        List<RelayedEvent> marker = queuedThreadedRun(Ids.newThreadId());
+        assertThat(applier.apply(marker.subList(0, 1))).succeedsWithin(Duration.ofSeconds(10));
         await().atMost(Duration.ofSeconds(10)).until(() -> published.size() >= 4); // the marker comes after any copy
 
         assertThat(types()).containsExactly("run_start", "message_final", "run_end", "run_start");
@@ -116,6 +108,14 @@ class EventApplierIT {
 
     private List<String> types() {
         return published.stream().map(line -> CODEC.peekHeader(line.substring(line.indexOf('{'))).type()).toList();
+    }
+
+    /** A run of {@code threadId} as the api leaves it (queued by this node, holding the thread's lock), and its events. */
+    private List<RelayedEvent> queuedThreadedRun(String threadId) {
+        String runId = Ids.newRunId();
+        redis.sync().hset(RedisKeys.run(runId), Map.of("status", "queued", "epoch", "1", "node", node));
+        redis.sync().set(RedisKeys.threadLock(threadId), runId);
+        return threadedRun(threadId, runId);
     }
 
     private static List<RelayedEvent> threadedRun(String threadId, String runId) {
