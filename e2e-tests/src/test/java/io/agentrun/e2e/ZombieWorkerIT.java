@@ -83,6 +83,9 @@ class ZombieWorkerIT {
     }
 
     private static void zombie(boolean redisFrozenWhenItWakes) {
+        // The relays' count first: between reading the claim and the freeze, as little as possible, or the run may end
+        // before its worker is frozen (slow scrapes there, with events late after the suite before restarted a relay).
+        double fencedBefore = fencedByRelays();
         Watch watch = Watch.stream(stack.client(0), SLOW).awaitEvents(4);
         String run = RedisKeys.run(watch.runId);
         Map<String, String> claimed = redis.sync().hgetall(run);
@@ -91,12 +94,11 @@ class ZombieWorkerIT {
         assertThat(zombie).as("owner of %s (the worker's name is its pid file's)", watch.runId).matches("worker-[12]");
         assertThat(claimed.get("worker")).isEqualTo(zombie);
         String successor = zombie.equals("worker-1") ? "worker-2" : "worker-1";
-        double fencedBefore = fencedByRelays();
         double lostBefore = meter(stack.management(zombie), "agentrun_worker_leases_lost_total");
-        String holdersBefore = commandPartitionHolders(watch.threadId);
 
         long frozen = System.nanoTime();
         stack.stop(zombie);
+        String holdersAsItFroze = commandPartitionHolders(watch.threadId);
         String holdersFrozen;
         long takenOver;
         long secondStart;
@@ -187,7 +189,7 @@ class ZombieWorkerIT {
                 + " fenced (recovery = freeze → takeover at the client; woken " + (woken - frozen) / 1_000_000 + " ms after the freeze) | 1 | "
                 + view.lost() + " | " + view.duplicates() + " | " + (takenOver - frozen) / 1_000_000 + " |");
         System.out.println("ZOMBIE WORKER (" + fault + ") zombie " + zombie + ", successor " + successor + ", takeover "
-                + (takenOver - frozen) / 1_000_000 + " ms after SIGSTOP (the thread's command partition: before the freeze " + holdersBefore
+                + (takenOver - frozen) / 1_000_000 + " ms after SIGSTOP (the thread's command partition: as the worker froze " + holdersAsItFroze
                 + ", at the takeover " + holdersFrozen + "), " + late.size() + " late epoch-1 events in the topic, " + (long) fenced
                 + " fenced; topic " + describe(written));
     }
