@@ -44,8 +44,6 @@ final class StackProcess implements AutoCloseable {
     private static StackProcess onClusters;
     /** How long the {@link #onClusters} stack keeps a killed broker down before starting it again. */
     static final Duration BROKER_KEPT_DOWN = Duration.ofSeconds(20);
-    /** The fault stacks' relays retry a webhook delivery soon (WebhookFaultIT's endpoint never fails: only kills do). */
-    private static final String WEBHOOK_RETRY_DELAYS = "200ms,500ms,1s";
     /** False for the JVM-wide stacks: a suite's {@code @AutoClose} leaves them to {@link #retire} or the JVM's end. */
     private boolean closable = true;
 
@@ -70,7 +68,8 @@ final class StackProcess implements AutoCloseable {
      * the first of them and stopped once the last has run ({@link #retire}) or with this test JVM (its {@link ChildProcess}
      * stops it on exit): starting six services and a broker takes a CI machine's two cores tens of seconds per suite.
      * Its api nodes keep at most 200 events for a slow client (the slow-client fault needs a small bound; the others do
-     * not mind it), and its relays retry a webhook delivery soon ({@link #WEBHOOK_RETRY_DELAYS}). A suite must not close it, need it fresh, or count what other suites did: suites tell their
+     * not mind it), and its relays retry a webhook delivery after 200 ms, 500 ms and 1 s (the webhook fault suite's
+     * endpoint never fails). A suite must not close it, need it fresh, or count what other suites did: suites tell their
      * runs apart by their own queries and ids, and read metrics as differences. Each is handed the stack with every part
      * serving again (the stack starts killed parts again; a suite may end before it has).
      */
@@ -78,7 +77,7 @@ final class StackProcess implements AutoCloseable {
         synchronized (SHARED_LOCK) {
             if (shared == null) {
                 shared = start(2, 2, 2, Map.of("AGENTRUN_API_MAXQUEUEDEVENTS", "200",
-                        "AGENTRUN_WEBHOOKS_RETRY_DELAYS", WEBHOOK_RETRY_DELAYS));
+                        "AGENTRUN_WEBHOOKS_RETRY_DELAYS", "200ms,500ms,1s"));
                 shared.closable = false;
             }
             shared.awaitServing();
@@ -96,8 +95,7 @@ final class StackProcess implements AutoCloseable {
         synchronized (CLUSTERS_LOCK) {
             if (onClusters == null) {
                 onClusters = start(2, 2, 2, 3, Map.of("REDIS_URL", RealInfrastructure.redisCluster().url(),
-                        "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s",
-                        "AGENTRUN_WEBHOOKS_RETRY_DELAYS", WEBHOOK_RETRY_DELAYS));
+                        "AGENTRUN_KAFKA_RESTART_DELAY", BROKER_KEPT_DOWN.toSeconds() + "s"));
                 onClusters.closable = false;
             }
             onClusters.awaitServing();

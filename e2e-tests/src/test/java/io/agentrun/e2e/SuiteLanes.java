@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Order;
  *       once, one at a time ({@link #CLUSTER_STACK});</li>
  *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
  *       threads that replaced those waiting for a lock, suites with latency bounds failed on a loaded machine.) First
- *       the one that fails Redis Cluster nodes ({@link #REDIS_CLUSTER_WRITER}), with the long suites that do not use
- *       the cluster beside it ({@link #LONG_PIPELINE_SUITES}); then the long ones on the cluster
+ *       the one that fails Redis Cluster nodes ({@link #REDIS_CLUSTER_WRITER}; it holds the shared stack's lock too, so
+ *       it starts once both lanes are done), with the long suites that do not use the cluster beside it
+ *       ({@link #LONG_PIPELINE_SUITES}); then the long ones on the cluster
  *       ({@link #LONG_CLUSTER_SUITES}); the short ones fill the end. (Taken after the suites on the cluster, it held
  *       two threads idle while it ran: 40 s of a CI run. Taken last, a long suite ran alone at the end.)</li>
  * </ul>

@@ -99,7 +99,7 @@ class ZombieWorkerIT {
         long frozen = System.nanoTime();
         stack.stop(zombie);
         String holdersAsItFroze = commandPartitionHolders(watch.threadId);
-        String holdersFrozen;
+        String holdersAtTakeover;
         long takenOver;
         long secondStart;
         boolean redisFrozen = false;
@@ -109,7 +109,7 @@ class ZombieWorkerIT {
                     .until(() -> Integer.parseInt(redis.sync().hget(run, "epoch")) >= 2 && attemptStartSeq(watch, 2) >= 0);
             takenOver = System.nanoTime();
             secondStart = attemptStartSeq(watch, 2);
-            holdersFrozen = commandPartitionHolders(watch.threadId);
+            holdersAtTakeover = commandPartitionHolders(watch.threadId);
             assertThat(redis.sync().hget(run, "owner")).as("the new owner").isEqualTo(successor);
             assertThat(watch.events.getLast().event()).as("the run is still going when the zombie wakes").isNotEqualTo("run_end");
             if (redisFrozenWhenItWakes) {
@@ -190,7 +190,7 @@ class ZombieWorkerIT {
                 + view.lost() + " | " + view.duplicates() + " | " + (takenOver - frozen) / 1_000_000 + " |");
         System.out.println("ZOMBIE WORKER (" + fault + ") zombie " + zombie + ", successor " + successor + ", takeover "
                 + (takenOver - frozen) / 1_000_000 + " ms after SIGSTOP (the thread's command partition: as the worker froze " + holdersAsItFroze
-                + ", at the takeover " + holdersFrozen + "), " + late.size() + " late epoch-1 events in the topic, " + (long) fenced
+                + ", at the takeover " + holdersAtTakeover + "), " + late.size() + " late epoch-1 events in the topic, " + (long) fenced
                 + " fenced; topic " + describe(written));
     }
 

@@ -52,7 +52,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A worker alone against real Kafka and Redis: commands in, events out, acknowledgements as designed. Each test runs
  * its own runs and reads only their events, so the tests run side by side: most wait out a lease, a claim timeout or
- * a sweeper's pause (one after the other they took a minute).
+ * a sweeper's pause (one after the other they took a minute). The one that pauses the sweeper after a Redis fault
+ * pauses it for all (3 s): the others' upper bounds on what the sweeper does (12 s) hold with that delay.
  */
 @ExtendWith(RealInfrastructure.class)
 @Execution(ExecutionMode.CONCURRENT)

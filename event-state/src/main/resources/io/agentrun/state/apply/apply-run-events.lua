@@ -19,8 +19,8 @@
 -- Returns one decision per event: 1 applied, 0 applied before (a replayed record), 2 fenced (an epoch the run
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
 -- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
--- the ids of the api nodes watching the run when any event was applied or the batch holds its run_end, and the publishable key family whose spend
--- the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
+-- the ids of the api nodes watching the run when any event was applied or the batch holds its run_end, and the
+-- publishable key family whose spend the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
 -- batch is read again and those count as applied before; their watchers read them from the buffer).
 local FIELDS = 12
 
