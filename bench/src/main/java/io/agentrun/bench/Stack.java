@@ -1,9 +1,9 @@
 package io.agentrun.bench;
 
+import io.agentrun.infra.process.Ports;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,12 +53,12 @@ final class Stack implements AutoCloseable {
      */
     static Stack start(Path home, String launcherClasspath, int apis, int workers, int relays, Path stateDir, Path jfrDir)
             throws IOException, InterruptedException {
-        int apiPort = freePortRun(apis);
+        int apiPort = Ports.reserveRun(apis);
         String key = "ar_sk_bench_" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
         List<String> command = List.of(javaExecutable(), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", launcherClasspath,
                 "io.agentrun.infra.local.LocalStack", "--home", home.toString(), "--state-dir", stateDir.toString(),
                 "--apis", Integer.toString(apis), "--workers", Integer.toString(workers), "--relays", Integer.toString(relays),
-                "--api-port", Integer.toString(apiPort), "--kafka-port", Integer.toString(freePort()));
+                "--api-port", Integer.toString(apiPort), "--kafka-port", Integer.toString(Ports.reserve()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().remove("REDIS_URL");
         builder.environment().remove("AGENTRUN_SERVICE_JIT"); // C1 only would measure code production does not run
@@ -150,28 +150,4 @@ final class Stack implements AutoCloseable {
         return ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** A port p with p … p + n - 1 free (api nodes take consecutive ports). */
-    private static int freePortRun(int n) throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int first = freePort();
-            boolean free = true;
-            for (int i = 1; i < n && free; i++) {
-                try (ServerSocket socket = new ServerSocket(first + i)) {
-                    free = socket.getLocalPort() == first + i;
-                } catch (IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return first;
-            }
-        }
-        throw new IOException("no run of " + n + " free ports");
-    }
 }

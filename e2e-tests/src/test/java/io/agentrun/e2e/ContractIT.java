@@ -47,7 +47,7 @@ class ContractIT {
     static void start() throws Exception {
         // Uploads on disk behind this api node, so that the signed URLs it hands out are its own.
         files = Files.createTempDirectory("contract-it");
-        int port = Ports.freePort();
+        int port = Ports.reserve();
         pipeline = Pipeline.start(1, 1, 1, Map.of("server.port", port, "agentrun.storage.backend", "local",
                 "agentrun.storage.signing-secret", "contract-it-" + UUID.randomUUID(),
                 "agentrun.storage.local.dir", files.toString(), "agentrun.storage.local.public-url", "http://localhost:" + port));

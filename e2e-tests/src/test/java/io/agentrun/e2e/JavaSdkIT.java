@@ -60,7 +60,7 @@ class JavaSdkIT {
 
     @BeforeAll
     static void start() throws IOException {
-        int port = Ports.freePort();
+        int port = Ports.reserve();
         pipeline = Pipeline.start(1, 1, 1, Map.of(
                 "server.port", port,
                 "agentrun.storage.backend", "local",

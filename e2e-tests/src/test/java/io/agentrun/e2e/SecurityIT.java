@@ -62,7 +62,7 @@ class SecurityIT {
     @BeforeAll
     static void start() throws IOException {
         issuer = new DevSessionIssuer();
-        int port = Ports.freePort();
+        int port = Ports.reserve();
         pipeline = Pipeline.start(1, 1, 1, Map.of(
                 "server.port", port,
                 "agentrun.storage.local.dir", Files.createTempDirectory("security-it").toString(),

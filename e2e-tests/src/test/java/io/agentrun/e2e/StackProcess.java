@@ -163,8 +163,8 @@ final class StackProcess implements AutoCloseable {
         try {
             Path home = Path.of("..").toAbsolutePath().normalize();
             Path state = Files.createTempDirectory("agentrun-fault");
-            int apiPort = freePorts(apis);
-            int kafkaPort = freePorts(kafkaBrokers);
+            int apiPort = Ports.reserveRun(apis);
+            int kafkaPort = Ports.reserveRun(kafkaBrokers);
             List<String> command = JavaCommand.java(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
                     JavaCommand.infraRuntimeClasspath(), "io.agentrun.infra.local.LocalStack",
                     List.of("--home", home.toString(), "--state-dir", state.toString(), "--apis", "" + apis,
@@ -387,10 +387,6 @@ final class StackProcess implements AutoCloseable {
                 return false;
             }
         });
-    }
-
-    private static int freePorts(int count) {
-        return Ports.freePortRun(count);
     }
 
     @Override

@@ -40,7 +40,7 @@ class TypescriptSdkIT {
         NodeSuite.installAndBuild();
         // Signed upload URLs name the api's own address, so the port is chosen first; the worker checks them with the
         // same secret and reads the same folder.
-        int port = Ports.freePort();
+        int port = Ports.reserve();
         pipeline = Pipeline.start(1, 1, 1, Map.of("server.port", port, "agentrun.storage.backend", "local",
                 "agentrun.storage.signing-secret", "typescript-sdk-it-" + java.util.UUID.randomUUID(),
                 "agentrun.storage.local.dir", Files.createTempDirectory("sdk-uploads").toString(),

@@ -58,7 +58,7 @@ class UploadsIT {
     @BeforeAll
     static void start() throws IOException {
         localDir = Files.createTempDirectory("uploads-it");
-        int port = Ports.freePort();
+        int port = Ports.reserve();
         local = Pipeline.start(1, 1, 1, Map.of(
                 "server.port", port,
                 "agentrun.storage.backend", "local",

@@ -70,7 +70,7 @@ public final class KafkaBroker implements AutoCloseable {
             throw new IllegalStateException("port " + port + " is already in use; is another Kafka running? Choose another port.");
         }
         try {
-            Quorum quorum = Quorum.single(port == 0 ? Ports.freePort() : port);
+            Quorum quorum = Quorum.single(port == 0 ? Ports.reserve() : port);
             KafkaBroker broker = new KafkaBroker(dataDir, quorum, quorum.nodes().getFirst(), stopOnExit);
             broker.awaitReady();
             return broker;

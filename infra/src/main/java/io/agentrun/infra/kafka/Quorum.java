@@ -17,13 +17,13 @@ record Quorum(String clusterId, List<Node> nodes) {
     }
 
     static Quorum single(int port) {
-        return new Quorum(Uuid.randomUuid().toString(), List.of(new Node(1, port, Ports.freePort())));
+        return new Quorum(Uuid.randomUuid().toString(), List.of(new Node(1, port, Ports.reserve())));
     }
 
     /** @param firstPort node n's client port is {@code firstPort + n - 1}; 0 for free ports */
     static Quorum of(int size, int firstPort) {
         return new Quorum(Uuid.randomUuid().toString(), IntStream.rangeClosed(1, size)
-                .mapToObj(id -> new Node(id, firstPort == 0 ? Ports.freePort() : firstPort + id - 1, Ports.freePort())).toList());
+                .mapToObj(id -> new Node(id, firstPort == 0 ? Ports.reserve() : firstPort + id - 1, Ports.reserve())).toList());
     }
 
     /** {@code controller.quorum.voters}: {@code 1@localhost:9093,2@localhost:9095,…}. */

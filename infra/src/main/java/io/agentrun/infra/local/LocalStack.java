@@ -408,7 +408,7 @@ public final class LocalStack {
     /** Workers and relays serve only health and metrics; each gets a free port, kept across restarts. */
     private static Map<String, String> withManagementPort(Map<String, String> shared) {
         Map<String, String> env = new java.util.HashMap<>(shared);
-        env.put("PORT", Integer.toString(Ports.freePortRun(1)));
+        env.put("PORT", Integer.toString(Ports.reserveRun(1)));
         return env;
     }
 

@@ -82,11 +82,11 @@ public final class RedisServer implements AutoCloseable {
      * CI) was then taken when its owner bound it: "Port … was already in use".
      */
     static RedisServer start(Path dir, boolean stopOnExit, boolean durable, List<String> options) {
-        return start(dir, stopOnExit, durable, "always", options, Ports.freePortPair(10_000));
+        return start(dir, stopOnExit, durable, "always", options, Ports.reservePair(10_000));
     }
 
     private static RedisServer start(Path dir, boolean stopOnExit, boolean durable, String appendFsync, List<String> options) {
-        return start(dir, stopOnExit, durable, appendFsync, options, Ports.freePort());
+        return start(dir, stopOnExit, durable, appendFsync, options, Ports.reserve());
     }
 
     private static RedisServer start(Path dir, boolean stopOnExit, boolean durable, String appendFsync, List<String> options, int port) {

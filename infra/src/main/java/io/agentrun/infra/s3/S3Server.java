@@ -43,7 +43,7 @@ public final class S3Server implements AutoCloseable {
     /** Starts S3Proxy and waits until it answers HTTP; buckets are folders under {@code dir/data}. */
     public static S3Server start(Path dir) {
         try {
-            S3Server server = new S3Server(dir, Ports.freePort());
+            S3Server server = new S3Server(dir, Ports.reserve());
             server.awaitReady();
             return server;
         } catch (IOException e) {
