@@ -342,7 +342,7 @@ public final class RunOwnership {
         for (int i = 0; i < keys.size(); i++) {
             List<KeyValue<String, String>> state = states.get(i).join();
             String status = state.get(0).getValueOrElse("");
-            if (dueIndex.equals(state.get(1).getValueOrElse("")) && (status.equals("queued") || status.equals("running"))) {
+            if (dueIndex.equals(state.get(1).getValueOrElse("")) && isUnsettled(status)) {
                 // NX: an entry that is there keeps its time
                 added.add(async.zadd(dueIndex, ZAddArgs.Builder.nx(), (double) clock.millis(), runIdOf(keys.get(i))).toCompletableFuture());
             }
@@ -353,6 +353,11 @@ public final class RunOwnership {
             repaired.accept(count);
         }
         return page;
+    }
+
+    /** Every state a sweep still has to look at: queued, running and waiting for a person (swept at its deadline). */
+    private static boolean isUnsettled(String status) {
+        return !status.isEmpty() && !io.agentrun.model.event.RunStatus.fromWireName(status).isTerminal();
     }
 
     private static String runIdOf(String runKey) {

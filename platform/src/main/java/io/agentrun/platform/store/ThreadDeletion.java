@@ -13,7 +13,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Deletes a thread from Redis: its hash, history, lock and runs index, and of each of its runs the resume
- * buffer and every field that holds content (input, output, error text, usage); what is left of a run says it
+ * buffer and every field that holds content (input, output and its JSON, error text, usage, a waiting run's checkpoint,
+ * the call it waits on and a decision's reason); a run not ended (waiting included) ends cancelled
+ * ({@code thread_deleted}). What is left of a run says it
  * was deleted, so that a late event of it (a cancelled run's last words) and a late claim find nothing to do. A
  * tombstone on the thread does the same for the thread script. Idempotent: the api applies it when the thread is
  * deleted, the relay again when it reads the deletion's record, and a rebuild when it reaches it.
@@ -33,8 +35,9 @@ public final class ThreadDeletion {
               return 0
             end
             local status = redis.call('HGET', KEYS[1], 'status')
-            redis.call('HDEL', KEYS[1], 'output', 'command', 'error_message', 'usage')
-            if status == 'queued' or status == 'running' then
+            redis.call('HDEL', KEYS[1], 'output', 'output_json', 'command', 'error_message', 'usage', 'checkpoint', 'approval',
+              'decision_reason')
+            if status ~= 'completed' and status ~= 'failed' and status ~= 'cancelled' and status ~= 'timed_out' then
               redis.call('HSET', KEYS[1], 'status', 'cancelled', 'error_code', 'thread_deleted')
             end
             redis.call('HSET', KEYS[1], 'deleted', '1')

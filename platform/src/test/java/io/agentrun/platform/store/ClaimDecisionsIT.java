@@ -11,12 +11,9 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.RunOwnership.Claim;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -187,33 +184,5 @@ class ClaimDecisionsIT {
         RunCommand command = TestData.aRunCommand().build();
         runs.createQueued(command);
         return command;
-    }
-
-    /** A clock this test moves forward. */
-    private static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

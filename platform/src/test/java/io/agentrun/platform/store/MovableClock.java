@@ -1,0 +1,35 @@
+package io.agentrun.platform.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock a test moves forward, so that a lease or a deadline passes without waiting for it. */
+final class MovableClock extends Clock {
+    private volatile Instant now;
+
+    MovableClock(Instant start) {
+        this.now = start;
+    }
+
+    void advance(Duration by) {
+        now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}
