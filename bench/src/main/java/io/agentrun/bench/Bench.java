@@ -32,6 +32,7 @@ public final class Bench {
     private final Script script;
     private final Script shortest;
     private @Nullable Stack stack;
+    private @Nullable RedisCommandCount redisCommands;
 
     private Bench(BenchOptions options) {
         this.options = options;
@@ -91,6 +92,7 @@ public final class Bench {
         if (redis != null) {
             registerAgents(redis);
         }
+        redisCommands = RedisCommandCount.open(redis);
         warmJvms(apis, key, kafka, redis);
         List<Phase> phases = new ArrayList<>();
         for (int concurrency : options.concurrency()) {
@@ -171,14 +173,18 @@ public final class Bench {
         Map<String, Long> pids = new LinkedHashMap<>(stack != null ? stack.pids() : Map.of());
         pids.put("bench", ProcessHandle.current().pid());
         ProcessStats stats = ProcessStats.start(pids);
+        Map<String, Long> commandsBefore = redisCommands == null ? Map.of() : redisCommands.read();
         say(String.format("%-9s %-10s %5d streams, %d events per run, %s", transport.name(), kind, concurrency,
                 runs.script().eventsPerRun(), delay > 0 ? delay + " ms between deltas" : "no pause"));
         Phase.Figures figures = Load.drive(transport, concurrency, options.duration(), ramp);
+        Map<String, Double> commandsPerRun = redisCommands == null ? Map.of()
+                : RedisCommandCount.perRun(commandsBefore, redisCommands.read(), figures.runs());
         Phase phase = Phase.of(transport.name(), kind, concurrency, delay, runs.script().eventsPerRun(), figures, stats.stop(),
-                Conditions.currentLoadAverage());
+                Conditions.currentLoadAverage(), commandsPerRun);
         say("  " + Report.line(phase));
         say(Report.processes(phase));
         say(Report.cpu(phase));
+        say(Report.redisCommands(phase));
         return phase;
     }
 
@@ -235,6 +241,11 @@ public final class Bench {
     }
 
     private void stopStack() {
+        RedisCommandCount counter = redisCommands;
+        redisCommands = null;
+        if (counter != null) {
+            counter.close();
+        }
         Stack running = stack;
         stack = null;
         if (running != null) {

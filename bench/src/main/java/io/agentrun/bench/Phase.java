@@ -11,16 +11,18 @@ import java.util.TreeMap;
  * @param eventsPerRun the events of each of its runs (run_start, deltas, message_final, run_end)
  * @param cpu what the phase cost in CPU per event and per run, per process and over the mode's processes
  * @param loadAverage {@code /proc/loadavg} at the end of the phase: how busy the machine was (others share it)
+ * @param redisCommandsPerRun Redis commands per run over the phase, by command, most frequent first
+ *                            ({@link RedisCommandCount}); empty when Redis could not be asked
  * @param kind {@code throughput} (no pause between deltas: how many events/s get through) or
  *             {@code latency} (deltas paced like a model: how long each event takes)
  */
 record Phase(String mode, String kind, int concurrency, long delayMs, int eventsPerRun, Figures figures,
-        List<ProcessStats.Usage> processes, CpuCost cpu, String loadAverage) {
+        List<ProcessStats.Usage> processes, CpuCost cpu, String loadAverage, Map<String, Double> redisCommandsPerRun) {
 
     static Phase of(String mode, String kind, int concurrency, long delayMs, int eventsPerRun, Figures figures,
-            List<ProcessStats.Usage> processes, String loadAverage) {
+            List<ProcessStats.Usage> processes, String loadAverage, Map<String, Double> redisCommandsPerRun) {
         return new Phase(mode, kind, concurrency, delayMs, eventsPerRun, figures, processes,
-                CpuCost.of(mode, processes, figures.events(), figures.runs()), loadAverage);
+                CpuCost.of(mode, processes, figures.events(), figures.runs()), loadAverage, redisCommandsPerRun);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -37,7 +38,8 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
                 "%-9s %-10s %6s %9s %7s | %-27s | %-27s | %-9s | %s%n", "mode", "kind", "conc", "events/s", "runs/s",
                 "ttfe ms p50/p95/p99/max", "delivery ms p50/p95/p99/max", "start p50", "errors lost dup stuck"));
         for (Phase phase : phases) {
-            out.append(line(phase)).append('\n').append(processes(phase)).append('\n').append(cpu(phase)).append('\n');
+            out.append(line(phase)).append('\n').append(processes(phase)).append('\n').append(cpu(phase)).append('\n')
+                    .append(redisCommands(phase)).append('\n');
         }
         return out.toString();
     }
@@ -67,6 +69,17 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
     static String cpu(Phase phase) {
         return String.format(Locale.ROOT, "    cpu µs/event (%s): %s  /run: %s", phase.cpu().label(phase.mode()),
                 micros(phase.cpu().microsPerEvent()), micros(phase.cpu().microsPerRun()));
+    }
+
+    /** Redis commands per run in the phase (scripts' own calls included), the most frequent eight by name. */
+    static String redisCommands(Phase phase) {
+        Map<String, Double> perRun = phase.redisCommandsPerRun();
+        if (perRun.isEmpty()) {
+            return "    redis commands/run: n/a";
+        }
+        return String.format(Locale.ROOT, "    redis commands/run: %.1f (%s)", RedisCommandCount.total(perRun),
+                perRun.entrySet().stream().limit(8).map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue()))
+                        .collect(Collectors.joining(", ")));
     }
 
     private static CpuCost.Share share(Phase phase, String process) {
@@ -156,7 +169,9 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
         Optional<String> perEvent = throughput.map(t -> t.cpu().microsPerEvent()).map(m -> micros(m) + " µs/event");
         Optional<String> perRun = runs.map(r -> micros(r.cpu().microsPerRun()) + " µs/run of " + r.eventsPerRun() + " events");
         List<String> parts = java.util.stream.Stream.of(perEvent, perRun).flatMap(Optional::stream).toList();
-        return parts.isEmpty() ? "" : " cpu (pipeline processes) " + String.join(", ", parts) + ";";
+        Optional<String> redis = runs.filter(r -> !r.redisCommandsPerRun().isEmpty())
+                .map(r -> String.format(Locale.ROOT, " redis %.1f commands/run;", RedisCommandCount.total(r.redisCommandsPerRun())));
+        return (parts.isEmpty() ? "" : " cpu (pipeline processes) " + String.join(", ", parts) + ";") + redis.orElse("");
     }
 
     Optional<Phase> find(String mode, String kind, int concurrency) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentrun.model.json.JsonCodec;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -82,10 +83,22 @@ class ReportTest {
     void theSummaryLineGivesThePipelinesCpuPerEventAndPerShortestRun() {
         List<ProcessStats.Usage> usages = List.of(new ProcessStats.Usage("api-1", 1, 0, 600_000, 0),
                 new ProcessStats.Usage("kafka", 2, 0, 200_000, 0), new ProcessStats.Usage("bench", 3, 0, 900_000, 0));
-        Phase throughput = Phase.of("pipeline", "throughput", 50, 0, 14, figures(1_000, 1_000, 100), usages, "1");
-        Phase runs = Phase.of("pipeline", "runs", 50, 0, 4, figures(400, 400, 100), usages, "1");
+        Phase throughput = Phase.of("pipeline", "throughput", 50, 0, 14, figures(1_000, 1_000, 100), usages, "1", Map.of());
+        Phase runs = Phase.of("pipeline", "runs", 50, 0, 4, figures(400, 400, 100), usages, "1", Map.of());
         assertThat(report(throughput, runs).summary())
                 .contains("at 50 streams; cpu (pipeline processes) 800 µs/event, 8000 µs/run of 4 events; lost 0");
+    }
+
+    @Test
+    void redisCommandsPerRunAreTheCountersDifferenceOverTheRunsMostFrequentFirst() {
+        Map<String, Double> perRun = RedisCommandCount.perRun(Map.of("hset", 100L, "evalsha", 50L, "get", 7L),
+                Map.of("hset", 500L, "evalsha", 250L, "get", 7L, "fcall", 100L), 100);
+        assertThat(perRun).containsExactly(Map.entry("hset", 4.0), Map.entry("evalsha", 2.0), Map.entry("fcall", 1.0));
+        Phase runs = Phase.of("pipeline", "runs", 50, 0, 4, figures(400, 400, 100), List.of(), "1", perRun);
+
+        assertThat(Report.redisCommands(runs)).isEqualTo("    redis commands/run: 7.0 (hset 4.0, evalsha 2.0, fcall 1.0)");
+        assertThat(report(runs).summary()).contains("redis 7.0 commands/run;");
+        assertThat(RedisCommandCount.perRun(Map.of(), Map.of("hset", 5L), 0)).as("no run ended").isEmpty();
     }
 
     private static Report report(Phase... phases) {
@@ -95,7 +108,7 @@ class ReportTest {
     }
 
     private static Phase phase(String mode, long delayMs, double eventsPerSecond) {
-        return Phase.of(mode, delayMs > 0 ? "latency" : "throughput", 50, delayMs, 14, figures(eventsPerSecond, 14, 1), List.of(), "1");
+        return Phase.of(mode, delayMs > 0 ? "latency" : "throughput", 50, delayMs, 14, figures(eventsPerSecond, 14, 1), List.of(), "1", Map.of());
     }
 
     /** A one-second window's figures with no latencies. */
