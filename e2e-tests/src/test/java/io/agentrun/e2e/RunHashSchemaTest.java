@@ -29,7 +29,7 @@ class RunHashSchemaTest {
     private static final List<String> MODULES = List.of("platform", "event-state");
     private static final Pattern RUN_HASH_SCRIPT = Pattern.compile("--\\s*KEYS\\[1\\]\\s+ar:run:\\{id\\}\\s");
     /** {@code redis.call('HSET', KEYS[1], ...)} and the other hash commands on the run hash, up to the closing parenthesis. */
-    private static final Pattern HASH_CALL = Pattern.compile("redis\\.call\\('(H[A-Z]+)',\\s*KEYS\\[1\\],([^)]*)\\)");
+    private static final Pattern HASH_CALL = Pattern.compile("redis\\.call\\('(H[A-Z]+)',\\s*(?:KEYS\\[1\\]|run),([^)]*)\\)");
     private static final Pattern LITERAL = Pattern.compile("^'([a-z_]+)'$");
     private static final Set<String> FIELDS_AT_EVEN_ARGUMENTS = Set.of("HSET", "HSETNX", "HINCRBY");
 
@@ -38,19 +38,21 @@ class RunHashSchemaTest {
         Set<String> declared = declaredFields();
         Set<String> used = new TreeSet<>();
         List<String> scripts = new ArrayList<>();
-        for (Path lua : scripts()) {
-            String text = Files.readString(lua);
-            if (!RUN_HASH_SCRIPT.matcher(text).find()) {
+        for (LuaSources.Script script : LuaSources.scripts(MODULES)) {
+            String text = script.text();
+            boolean runHelpers = script.name().endsWith(LuaSources.LIBRARY_PRELUDE);
+            if (!runHelpers && !RUN_HASH_SCRIPT.matcher(text).find()) {
                 continue;
             }
-            scripts.add(lua.getFileName().toString());
+            scripts.add(script.name());
             Matcher call = HASH_CALL.matcher(text);
             while (call.find()) {
                 used.addAll(fieldLiterals(call.group(1), call.group(2)));
             }
         }
 
-        assertThat(scripts).as("scripts on the run hash").contains("claim-run.lua", "sweep-run.lua", "apply-run-events.lua");
+        assertThat(scripts).as("scripts on the run hash").contains("run-state.lua#claim_run", "run-state.lua#sweep_run",
+                "run-state.lua#apply_run_events");
         assertThat(used).as("fields found in them").contains("status", "owner", "epoch", "last_seq", "end_seq", "usage");
         assertThat(declared).as("RunStore's fields").containsAll(used);
     }
@@ -77,17 +79,5 @@ class RunHashSchemaTest {
             }
         }
         return names;
-    }
-
-    private static List<Path> scripts() {
-        List<Path> found = new ArrayList<>();
-        for (String module : MODULES) {
-            try (Stream<Path> files = Files.walk(Path.of("..", module, "src", "main", "resources"))) {
-                found.addAll(files.filter(file -> file.toString().endsWith(".lua")).collect(Collectors.toList()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return found;
     }
 }

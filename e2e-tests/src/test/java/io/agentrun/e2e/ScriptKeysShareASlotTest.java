@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * In a Redis Cluster a Lua script runs on one node, so every key it touches must hash to one slot, and it must touch
+ * In a Redis Cluster a Lua script or function runs on one node, so every key it touches must hash to one slot, and it must touch
  * only the keys it declares ({@code KEYS}); Redis refuses the script otherwise ({@code CROSSSLOT}). Read from the
  * services' sources, so a new script or call site is checked without being listed here:
  * <ul>
@@ -54,7 +54,7 @@ class ScriptKeysShareASlotTest {
     @Test
     void noScriptNamesAKeyItWasNotGiven() {
         List<String> scripts = new ArrayList<>();
-        sources(".lua").forEach(lua -> scripts.add(lua.getFileName() + "\n" + read(lua)));
+        LuaSources.scripts(MODULES).forEach(script -> scripts.add(script.name() + "\n" + script.text()));
         for (Path java : sources(".java")) {
             Matcher block = TEXT_BLOCK.matcher(read(java));
             while (block.find()) {
@@ -63,7 +63,7 @@ class ScriptKeysShareASlotTest {
                 }
             }
         }
-        assertThat(scripts).as("scripts found (files and text blocks)").hasSizeGreaterThanOrEqualTo(12);
+        assertThat(scripts).as("scripts found (files, library functions and text blocks)").hasSizeGreaterThanOrEqualTo(20);
         assertThat(scripts).as("scripts that build a key themselves").noneMatch(script -> OWN_KEY.matcher(script).find());
     }
 

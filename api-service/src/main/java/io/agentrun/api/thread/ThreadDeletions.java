@@ -5,6 +5,7 @@ import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunLibrary;
 import io.agentrun.platform.store.ThreadDeletion;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,7 +54,10 @@ final class ThreadDeletions implements DisposableBean {
             Thread.currentThread().interrupt();
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "interrupted; try again");
         }
-        redis.await(deletion.apply(redis.async(), deleted), redis.commandTimeout(), "the thread's deletion");
+        RunLibrary.retryingIfNotLoaded(redis, () -> {
+            redis.await(deletion.apply(redis.async(), deleted), redis.commandTimeout(), "the thread's deletion");
+            return deleted;
+        });
     }
 
     @Override

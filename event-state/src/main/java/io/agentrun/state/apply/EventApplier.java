@@ -7,7 +7,8 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
-import io.agentrun.platform.redis.LuaScript;
+import io.agentrun.platform.store.RunLibrary;
+import io.lettuce.core.api.StatefulConnection;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
@@ -42,9 +43,6 @@ import java.util.function.BiConsumer;
  */
 public final class EventApplier {
 
-    private static final LuaScript RUN_SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-run-events.lua");
-    private static final LuaScript THREAD_SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-thread-event.lua");
-    private static final LuaScript SPEND_SCRIPT = LuaScript.fromResource(EventApplier.class, "count-spend.lua");
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final CompletableFuture<Boolean> NOT_WRITTEN = CompletableFuture.completedFuture(false);
@@ -58,6 +56,7 @@ public final class EventApplier {
     static final long AFTER_END = 3;
     static final long AFTER_GAP = 4;
 
+    private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
@@ -65,8 +64,8 @@ public final class EventApplier {
     private final BiConsumer<String, String> handedOn;
     private final LongAdder fenced = new LongAdder();
     private final LongAdder afterGap = new LongAdder();
-    /** False until the scripts are loaded on this connection, and again after any failed batch. */
-    private volatile boolean scriptsLoaded;
+    /** False until the run library is loaded through this connection, and again after any failed batch. */
+    private volatile boolean libraryLoaded;
 
     /** @param connection dedicated to this applier: its pipeline order is the apply order */
     public EventApplier(DedicatedConnection connection, JsonCodec codec, StateSettings settings) {
@@ -79,6 +78,7 @@ public final class EventApplier {
      */
     public EventApplier(DedicatedConnection connection, JsonCodec codec, StateSettings settings, BiConsumer<String, String> handedOn) {
         this.handedOn = handedOn;
+        this.connection = connection.connection();
         this.redis = connection.async();
         this.deletion = new ThreadDeletion(codec, settings);
         this.codec = codec;
@@ -89,16 +89,14 @@ public final class EventApplier {
      * Queues the Redis writes of a batch, in the batch's order per run; the future completes when Redis has
      * applied them all, and fails when any failed (the caller reads the batch again: every step is idempotent).
      *
-     * <p>The scripts are loaded ahead of the first batch, and again after a failed one, so a Redis that
-     * restarted (and lost them) fails one batch with {@code NOSCRIPT} as a whole: every call after the restart
-     * fails alike, none runs later than a call queued behind it.
+     * <p>The run library is loaded ahead of the first batch, and again after a failed one, on this connection's
+     * pipeline: Redis keeps it across restarts and failovers, and a server that lost it (one that keeps nothing on disk,
+     * restarted) fails one batch as a whole ("Function not found"): every call after the restart fails alike, none runs
+     * later than a call queued behind it.
      */
     public CompletableFuture<Void> apply(List<RelayedEvent> batch) {
         List<CompletableFuture<?>> writes = new ArrayList<>();
-        if (!scriptsLoaded) {
-            writes.add(CompletableFuture.allOf(THREAD_SCRIPT.load(redis), RUN_SCRIPT.load(redis), SPEND_SCRIPT.load(redis))
-                    .thenRun(() -> scriptsLoaded = true));
-        }
+        writes.add(loadIfNeeded());
         Map<String, List<RelayedEvent>> byRun = new LinkedHashMap<>();
         for (RelayedEvent event : batch) {
             byRun.computeIfAbsent(event.runId(), run -> new ArrayList<>()).add(event);
@@ -129,7 +127,7 @@ public final class EventApplier {
                 .thenCompose(failure -> fanOut.publish(redis).handle((published, publishFailure) -> {
                     Throwable first = failure != null ? failure : publishFailure;
                     if (first != null) {
-                        scriptsLoaded = false;
+                        libraryLoaded = false;
                         throw first instanceof java.util.concurrent.CompletionException c ? c
                                 : new java.util.concurrent.CompletionException(first);
                     }
@@ -161,7 +159,7 @@ public final class EventApplier {
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
-        return RUN_SCRIPT.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
+        return RunLibrary.APPLY_RUN_EVENTS.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
                 RedisKeys.runWatchers(first.runId())}, args.toArray(String[]::new));
     }
 
@@ -240,7 +238,7 @@ public final class EventApplier {
                 if (threadedEnd) {
                     // Published after the history is written and the lock released (in a cluster, on another node).
                     // Also when the run script applied it before but the thread takes it now: its batch failed in the
-                    // thread's write (a restarted Redis answers NOSCRIPT until the scripts are loaded again), so nobody
+                    // thread's write (a restarted Redis answered NOSCRIPT, when these were scripts; any failed write alike), so nobody
                     // published it, and its watchers would wait for their gap check (LiveFailoverIT: a run_end 2 s late).
                     writes.add(threadWritten.thenAccept(threadTookIt -> {
                         if (decision == APPLIED || threadTookIt) {
@@ -260,7 +258,20 @@ public final class EventApplier {
 
     /** A thread's deletion, met in the topic: its state goes, and its late events are ignored from now on. */
     public CompletableFuture<?> applyDeletion(ThreadDeleted deleted) {
-        return deletion.apply(redis, deleted);
+        CompletableFuture<?> loaded = loadIfNeeded();
+        return deletion.apply(redis, deleted).whenComplete((done, failure) -> {
+            if (failure != null) {
+                libraryLoaded = false;
+            }
+        }).thenCombine(loaded, (done, load) -> done);
+    }
+
+    /** The library's load, sent ahead of what follows on this connection, when it may be missing; else nothing. */
+    private CompletableFuture<?> loadIfNeeded() {
+        if (libraryLoaded) {
+            return DONE;
+        }
+        return RunLibrary.LIBRARY.load(connection).thenRun(() -> libraryLoaded = true);
     }
 
     private static boolean touchesThread(EventType type) {
@@ -278,7 +289,7 @@ public final class EventApplier {
                     : ChatMessage.assistant(event.runId(), done.messageId(), done.content(), event.createdAt()));
             default -> "";
         };
-        return THREAD_SCRIPT.callList(redis,
+        return RunLibrary.APPLY_THREAD_EVENT.callList(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
                         RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
                 event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
@@ -296,7 +307,7 @@ public final class EventApplier {
      */
     private CompletableFuture<Long> countSpend(RunEvent event, String family, long tokens) {
         String day = LocalDate.ofInstant(event.createdAt(), ZoneOffset.UTC).toString();
-        return SPEND_SCRIPT.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
+        return RunLibrary.COUNT_SPEND.call(redis, new String[] {RedisKeys.spend(family, day), RedisKeys.spendCounted(family, day)},
                 event.runId(), Long.toString(tokens), Long.toString(SPEND_KEPT.toSeconds()));
     }
 

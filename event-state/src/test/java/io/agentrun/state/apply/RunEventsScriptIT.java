@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunLibrary;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
@@ -16,14 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code apply-run-events.lua} on its own, against a real redis-server: its decision for each event of a batch
+ * The run library's {@code apply_run_events} on its own, against a real redis-server: its decision for each event of a batch
  * (1 applied, 0 applied before, 2 fenced, 3 after the run's end, 4 after a hole), the resume buffer and the run hash,
  * with the arguments {@link EventApplier} sends.
  */
 @ExtendWith(RealInfrastructure.class)
 class RunEventsScriptIT {
 
-    private static final LuaScript SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-run-events.lua");
     @AutoClose
     static RedisConnections redis;
 
@@ -118,7 +117,7 @@ class RunEventsScriptIT {
         for (String[] event : events) {
             args.addAll(List.of(event));
         }
-        return SCRIPT.runList(redis.sync(), new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId), RedisKeys.runWatchers(runId)},
+        return RunLibrary.APPLY_RUN_EVENTS.runList(redis, new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId), RedisKeys.runWatchers(runId)},
                 args.toArray(String[]::new));
     }
 }

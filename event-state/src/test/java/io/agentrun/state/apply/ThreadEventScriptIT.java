@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunLibrary;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,13 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code apply-thread-event.lua} on its own, against a real redis-server: a thread's history, lock and hand-over as the
+ * The run library's {@code apply_thread_event} on its own, against a real redis-server: a thread's history, lock and hand-over as the
  * relay applies a run's run_start, message_final and run_end, each with the arguments {@link EventApplier} sends.
  */
 @ExtendWith(RealInfrastructure.class)
 class ThreadEventScriptIT {
 
-    private static final LuaScript SCRIPT = LuaScript.fromResource(EventApplier.class, "apply-thread-event.lua");
     private static final String RETENTION_MS = "3600000";
     private static final String LOCK_TTL_MS = "60000";
     @AutoClose
@@ -136,7 +135,7 @@ class ThreadEventScriptIT {
 
     /** The script's call as {@code EventApplier.applyToThread} makes it (partition 0). */
     private List<Object> applyAt(long at, String type, String runId, long seq, String message, int attempt) {
-        return SCRIPT.runList(redis.sync(),
+        return RunLibrary.APPLY_THREAD_EVENT.runList(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
                         RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
                 type, runId, Long.toString(at), "2026-11-26T10:00:00Z", RETENTION_MS, message, Long.toString(seq), "0",

@@ -53,6 +53,12 @@ public class PlatformConfiguration {
         return new DependencyHealth(new DependencyCheck("kafka", CHECK_TTL, () -> cluster.brokers(Duration.ofSeconds(3)) + " broker(s)"));
     }
 
+    /** The run library on every primary, loaded in the background at start (calls load it too, whenever Redis asks). */
+    @Bean
+    org.springframework.beans.factory.SmartInitializingSingleton runLibraryAtStart(RedisConnections redis) {
+        return () -> Thread.ofVirtual().name("run-library-load").start(() -> io.agentrun.platform.store.RunLibrary.loadAtStart(redis));
+    }
+
     @Bean
     RunStore runStore(RedisConnections redis, StateSettings settings, JsonCodec codec, KafkaSettings kafka) {
         return new RunStore(redis, settings, codec, kafka.commandsTopic());

@@ -232,6 +232,11 @@ public final class RedisConnections implements AutoCloseable {
         return shared.sync();
     }
 
+    /** The shared connection itself: what reaches every node (a {@link RedisLibrary} loads itself on each primary). */
+    StatefulConnection<String, String> sharedConnection() {
+        return shared.connection();
+    }
+
     public RedisClusterAsyncCommands<String, String> async() {
         return shared.async();
     }

@@ -5,7 +5,6 @@ import io.agentrun.model.json.CodecException;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.kafka.CommandRequeuer;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -15,14 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A person's decision on a tool call a run waits for: recorded once in the run's hash ({@code decide-approval.lua}),
+ * A person's decision on a tool call a run waits for: recorded once in the run's hash ({@code decide_approval} in {@code run-state.lua}),
  * then the run goes on — its command produced again now, and the run due in the sweeper's index now, should that send
  * be lost. Any worker claims it and resumes from the run's checkpoint.
  */
 public final class ApprovalDecisions {
 
     private static final Logger log = LoggerFactory.getLogger(ApprovalDecisions.class);
-    private static final LuaScript DECIDE = LuaScript.fromResource(ApprovalDecisions.class, "decide-approval.lua");
 
     private final RedisConnections redis;
     private final RunOwnership ownership;
@@ -72,7 +70,7 @@ public final class ApprovalDecisions {
     public Outcome decide(String projectId, String threadId, String runId, String toolCallId, String decision, String reason,
             String decidedBy) {
         Instant now = clock.instant();
-        List<Object> reply = DECIDE.runList(redis.sync(), new String[] {RedisKeys.run(runId)}, projectId, threadId, toolCallId, decision,
+        List<Object> reply = RunLibrary.DECIDE.runList(redis, new String[] {RedisKeys.run(runId)}, projectId, threadId, toolCallId, decision,
                 reason, decidedBy, Long.toString(now.toEpochMilli()), now.toString());
         String detail = (String) reply.get(1);
         return switch ((String) reply.get(0)) {

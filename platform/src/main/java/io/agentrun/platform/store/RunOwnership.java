@@ -7,7 +7,6 @@ import io.agentrun.model.event.RunEvent;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
@@ -39,12 +38,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RunOwnership {
 
-    private static final LuaScript CLAIM = LuaScript.fromResource(RunOwnership.class, "claim-run.lua");
-    private static final LuaScript RENEW = LuaScript.fromResource(RunOwnership.class, "renew-lease.lua");
-    private static final LuaScript RELEASE = LuaScript.fromResource(RunOwnership.class, "release-run.lua");
-    private static final LuaScript REFUSE = LuaScript.fromResource(RunOwnership.class, "refuse-run.lua");
-    private static final LuaScript SWEEP = LuaScript.fromResource(RunOwnership.class, "sweep-run.lua");
-    private static final LuaScript PARK = LuaScript.fromResource(RunOwnership.class, "park-run.lua");
     /** Only to read a lost command back from its run_start, on a path a run takes rarely. */
     private static final JsonCodec CODEC = new JsonCodec();
 
@@ -118,19 +111,22 @@ public final class RunOwnership {
      * @return one claim per run id, in order
      * @throws io.lettuce.core.RedisException when Redis could not be asked (none is known claimed then: a retry
      *         of the same runs by the same worker wins those it had won, since a live lease of its own is refused
-     *         only to others — see claim-run.lua)
+     *         only to others — see claim_run in run-state.lua)
      */
     public List<Claim> claimAll(List<String> runIds, String workerId, Duration lease, Duration timeout) {
         RedisClusterAsyncCommands<String, String> async = redis.async();
         String now = Long.toString(clock.millis());
         long until = clock.millis() + lease.toMillis();
-        CLAIM.load(async);
-        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(runIds.size());
-        for (String runId : runIds) {
-            replies.add(CLAIM.callList(async, new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, workerId, now,
-                    Long.toString(lease.toMillis())));
-        }
-        redis.await(CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)), timeout, "the claims");
+        // Made again after a load: the same worker's claim is answered as its own (Mine) the second time.
+        List<CompletableFuture<List<Object>>> replies = RunLibrary.retryingIfNotLoaded(redis, () -> {
+            List<CompletableFuture<List<Object>>> sent = new ArrayList<>(runIds.size());
+            for (String runId : runIds) {
+                sent.add(RunLibrary.CLAIM.callList(async, new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, workerId,
+                        now, Long.toString(lease.toMillis())));
+            }
+            redis.await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)), timeout, "the claims");
+            return sent;
+        });
         List<Claim> claims = new ArrayList<>(runIds.size());
         List<CompletableFuture<?>> indexed = new ArrayList<>();
         for (int i = 0; i < runIds.size(); i++) {
@@ -181,14 +177,16 @@ public final class RunOwnership {
         }
         RedisClusterAsyncCommands<String, String> async = redis.async();
         long until = clock.millis() + lease.toMillis();
-        List<CompletableFuture<Long>> renewed = new ArrayList<>(leases.size());
-        RENEW.load(async);
-        for (Lease held : leases) {
-            renewed.add(RENEW.call(async, new String[] {RedisKeys.run(held.runId())}, workerId,
-                    Integer.toString(held.epoch()), Long.toString(until)));
-            async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId());
-        }
-        redis.await(CompletableFuture.allOf(renewed.toArray(CompletableFuture[]::new)), timeout, "the lease renewals");
+        List<CompletableFuture<Long>> renewed = RunLibrary.retryingIfNotLoaded(redis, () -> {
+            List<CompletableFuture<Long>> sent = new ArrayList<>(leases.size());
+            for (Lease held : leases) {
+                sent.add(RunLibrary.RENEW.call(async, new String[] {RedisKeys.run(held.runId())}, workerId,
+                        Integer.toString(held.epoch()), Long.toString(until)));
+                async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId());
+            }
+            redis.await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)), timeout, "the lease renewals");
+            return sent;
+        });
         List<Lease> lost = new ArrayList<>();
         int i = 0;
         for (Lease held : leases) {
@@ -256,7 +254,7 @@ public final class RunOwnership {
      * no owner, no lease, in the due index at {@code deadline}.
      */
     public Parked park(String runId, String workerId, int epoch, String toolCallId, Instant deadline) {
-        long outcome = PARK.run(redis.sync(), new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), toolCallId,
+        long outcome = RunLibrary.PARK.run(redis, new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), toolCallId,
                 Long.toString(deadline.toEpochMilli()));
         if (outcome == 2) {
             index(runId, clock.millis());
@@ -297,7 +295,7 @@ public final class RunOwnership {
     }
 
     private boolean release(String runId, String workerId, int epoch, String status) {
-        return RELEASE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), status,
+        return RunLibrary.RELEASE.run(redis, new String[] {RedisKeys.run(runId)}, workerId, Integer.toString(epoch), status,
                 Instant.now(clock).toString()) == 1;
     }
 
@@ -308,7 +306,7 @@ public final class RunOwnership {
      * @return true when refused (no worker will ever run it); false when it was claimed, so it goes on
      */
     public boolean refuse(String runId) {
-        long outcome = REFUSE.run(redis.sync(), new String[] {RedisKeys.run(runId)}, Instant.now(clock).toString(),
+        long outcome = RunLibrary.REFUSE.run(redis, new String[] {RedisKeys.run(runId)}, Instant.now(clock).toString(),
                 Long.toString(settings.runRetention().toMillis()));
         if (outcome == 1) {
             redis.sync().zrem(dueIndex, runId);
@@ -414,7 +412,7 @@ public final class RunOwnership {
 
     private List<Object> callSweep(String runId, SweepPolicy policy, String sweeperId, String deadCreator) {
         String[] keys = {RedisKeys.run(runId), RedisKeys.cancel(runId), RedisKeys.runEvents(runId)};
-        return SWEEP.runList(redis.sync(), keys, Long.toString(clock.millis()),
+        return RunLibrary.SWEEP.runList(redis, keys, Long.toString(clock.millis()),
                 Long.toString(policy.claimTimeout().toMillis()), Long.toString(policy.startTimeout().toMillis()),
                 Integer.toString(policy.maxAttempts()), sweeperId, Long.toString(policy.lease().toMillis()), deadCreator,
                 Long.toString(ApiNodeLeases.RENEW_EVERY.toMillis()));

@@ -6,7 +6,6 @@ import io.agentrun.model.event.Usage;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.naming.Topics;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Instant;
 import java.util.List;
@@ -22,8 +21,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class RunStore {
 
-    private static final LuaScript PROMOTE = LuaScript.fromResource(RunStore.class, "promote-run.lua");
-    private static final LuaScript CONFIRM_SENT = LuaScript.fromResource(RunStore.class, "confirm-sent.lua");
 
     /**
      * The run hash's fields, every one of them: the api, the workers' claim, lease and sweep scripts
@@ -258,7 +255,7 @@ public final class RunStore {
      */
     public Promotion promote(String runId) {
         long now = System.currentTimeMillis();
-        List<Object> reply = PROMOTE.runList(redis.sync(), new String[] {RedisKeys.run(runId)}, Long.toString(now));
+        List<Object> reply = RunLibrary.PROMOTE.runList(redis, new String[] {RedisKeys.run(runId)}, Long.toString(now));
         String outcome = (String) reply.get(0);
         return switch (outcome) {
             case "promoted" -> {
@@ -287,7 +284,7 @@ public final class RunStore {
      * @throws io.lettuce.core.RedisException when Redis did not answer
      */
     public boolean confirmSent(String runId) {
-        return CONFIRM_SENT.run(redis.sync(), new String[] {RedisKeys.run(runId)}) == 1;
+        return RunLibrary.CONFIRM_SENT.run(redis, new String[] {RedisKeys.run(runId)}) == 1;
     }
 
     /**

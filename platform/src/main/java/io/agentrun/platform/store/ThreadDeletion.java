@@ -3,7 +3,6 @@ package io.agentrun.platform.store;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ThreadDeleted;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -22,28 +21,6 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ThreadDeletion {
 
-    private static final String DELETE_THREAD = """
-            redis.call('SET', KEYS[5], ARGV[1], 'PX', ARGV[2])
-            local runs = redis.call('ZRANGE', KEYS[4], 0, -1)
-            redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6])
-            return runs
-            """;
-
-    private static final String DELETE_RUN = """
-            redis.call('DEL', KEYS[2])
-            if redis.call('EXISTS', KEYS[1]) == 0 then
-              return 0
-            end
-            local status = redis.call('HGET', KEYS[1], 'status')
-            redis.call('HDEL', KEYS[1], 'output', 'output_json', 'command', 'error_message', 'usage', 'checkpoint', 'approval',
-              'decision_reason')
-            if status ~= 'completed' and status ~= 'failed' and status ~= 'cancelled' and status ~= 'timed_out' then
-              redis.call('HSET', KEYS[1], 'status', 'cancelled', 'error_code', 'thread_deleted')
-            end
-            redis.call('HSET', KEYS[1], 'deleted', '1')
-            return 1
-            """;
-
     private final JsonCodec codec;
     private final StateSettings settings;
 
@@ -61,10 +38,9 @@ public final class ThreadDeletion {
         String threadId = deleted.threadId();
         String[] keys = {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
                 RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)};
-        return redis.<List<String>>eval(DELETE_THREAD, ScriptOutputType.MULTI, keys, codec.write(deleted),
-                        Long.toString(settings.threadRetention().toMillis()))
-                .toCompletableFuture()
-                .thenCompose(indexed -> {
+        return RunLibrary.DELETE_THREAD.callList(redis, keys, codec.write(deleted), Long.toString(settings.threadRetention().toMillis()))
+                .thenCompose(reply -> {
+                    List<String> indexed = reply.stream().map(String::valueOf).toList();
                     Set<String> runIds = new LinkedHashSet<>(deleted.runIds());
                     runIds.addAll(indexed);
                     return deleteRuns(redis, List.copyOf(runIds));
@@ -74,8 +50,7 @@ public final class ThreadDeletion {
     private static CompletableFuture<List<String>> deleteRuns(RedisClusterAsyncCommands<String, String> redis, List<String> runIds) {
         List<CompletableFuture<?>> deletes = new ArrayList<>();
         for (String runId : runIds) {
-            deletes.add(redis.eval(DELETE_RUN, ScriptOutputType.INTEGER,
-                    new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId)}).toCompletableFuture());
+            deletes.add(RunLibrary.DELETE_RUN.call(redis, new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId)}));
         }
         return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply(done -> runIds);
     }

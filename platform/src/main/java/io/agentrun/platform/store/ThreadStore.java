@@ -3,7 +3,6 @@ package io.agentrun.platform.store;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
-import io.agentrun.platform.redis.LuaScript;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.Limit;
@@ -33,60 +32,6 @@ public final class ThreadStore {
     /** The first run's request metadata (JSON), shown when the thread is read back. */
     public static final String METADATA = "metadata";
 
-    /**
-     * Lets go of the lock only when {@code ARGV[1]} still holds it, so a late release never frees another run's lock;
-     * the first waiting run, if any, takes it ({@code ARGV[2]}: its time to live). Returns that run, {@code ''} when the
-     * lock was freed, nil when {@code ARGV[1]} did not hold it. Also used with {@code ARGV[1] = ''} to hand a lock that
-     * expired (or was never handed on) to the first waiting run.
-     */
-    static final String RELEASE_IF_HELD = """
-            local holder = redis.call('GET', KEYS[1])
-            if holder ~= ARGV[1] and not (ARGV[1] == '' and not holder) then
-              return nil
-            end
-            local next = redis.call('LPOP', KEYS[3])
-            if next then
-              redis.call('SET', KEYS[1], next, 'PX', ARGV[2])
-              redis.call('HSET', KEYS[2], 'active_run', next)
-              return next
-            end
-            redis.call('DEL', KEYS[1])
-            redis.call('HDEL', KEYS[2], 'active_run')
-            return ''
-            """;
-
-    /**
-     * Takes the thread for {@code ARGV[1]} when it is free, else puts the run in the thread's waiting list (at its head
-     * when {@code ARGV[5]} is 'front'). Returns {0, ''} when the run took the lock, else {its place (1 = next), the
-     * holder}. The run is listed in the thread's runs either way.
-     */
-    private static final String LOCK_OR_WAIT = """
-            local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
-            redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[1])
-            redis.call('PEXPIRE', KEYS[4], ARGV[4])
-            if taken then
-              redis.call('HSET', KEYS[2], 'active_run', ARGV[1])
-              return {0, ''}
-            end
-            local place
-            if ARGV[5] == 'front' then
-              redis.call('LPUSH', KEYS[3], ARGV[1])
-              place = 1
-            else
-              place = redis.call('RPUSH', KEYS[3], ARGV[1])
-            end
-            redis.call('PEXPIRE', KEYS[3], ARGV[4])
-            return {place, redis.call('GET', KEYS[1]) or ''}
-            """;
-
-    private static final String EXTEND_IF_HELD = """
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-            end
-            return 0
-            """;
-
-    private static final LuaScript LOCK = LuaScript.fromResource(ThreadStore.class, "lock-thread.lua");
 
     private final RedisConnections redis;
     private final StateSettings settings;
@@ -126,7 +71,8 @@ public final class ThreadStore {
             args.add(name);
             args.add(value);
         });
-        CompletableFuture<Void> written = LOCK.callAlone(redis.async(), lockThreadKeys(threadId), args.toArray(String[]::new))
+        CompletableFuture<Void> written = RunLibrary.LOCK_THREAD.<Long>callAlone(redis, ScriptOutputType.INTEGER,
+                        lockThreadKeys(threadId), args.toArray(String[]::new))
                 .thenAccept(locked -> {
                     if (locked != 1) {
                         throw new IllegalStateException("a new thread's lock was taken: thread ids collided");
@@ -164,7 +110,7 @@ public final class ThreadStore {
 
     /** Takes the thread for {@code runId} (one round trip); false when another run holds it. */
     public boolean tryLock(String threadId, String runId) {
-        return LOCK.run(redis.sync(), lockThreadKeys(threadId), lockArgs(runId, false).toArray(String[]::new)) == 1;
+        return RunLibrary.LOCK_THREAD.run(redis, lockThreadKeys(threadId), lockArgs(runId, false).toArray(String[]::new)) == 1;
     }
 
     private List<String> lockArgs(String runId, boolean create) {
@@ -182,7 +128,7 @@ public final class ThreadStore {
      * @return the run the thread was handed to, or empty (freed, or not held by {@code runId})
      */
     public Optional<String> unlock(String threadId, String runId) {
-        String next = redis.sync().eval(RELEASE_IF_HELD, ScriptOutputType.VALUE, lockKeys(threadId), runId,
+        String next = RunLibrary.RELEASE_THREAD.runValue(redis, lockKeys(threadId), runId,
                 Long.toString(settings.threadLockTtl().toMillis()));
         return next == null || next.isEmpty() ? Optional.empty() : Optional.of(next);
     }
@@ -204,7 +150,7 @@ public final class ThreadStore {
      * ends ({@code first}: ahead of any other waiting run).
      */
     public LockOrWait lockOrWait(String threadId, String runId, boolean first) {
-        List<Object> reply = redis.sync().eval(LOCK_OR_WAIT, ScriptOutputType.MULTI, lockKeys(threadId), runId,
+        List<Object> reply = RunLibrary.LOCK_OR_WAIT.runList(redis, lockKeys(threadId), runId,
                 Long.toString(settings.threadLockTtl().toMillis()), Long.toString(System.currentTimeMillis()),
                 Long.toString(settings.threadRetention().toMillis()), first ? "front" : "back");
         return new LockOrWait(((Long) reply.get(0)).intValue(), String.valueOf(reply.get(1)));
@@ -225,8 +171,8 @@ public final class ThreadStore {
      * for: it must not delay the run's first event, and a lost extension only shortens the lock's safety margin.
      */
     public java.util.concurrent.CompletionStage<Boolean> extendLock(String threadId, String runId) {
-        return redis.async().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER,
-                new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()))
+        return RunLibrary.EXTEND_THREAD_LOCK.<Long>callAlone(redis, ScriptOutputType.INTEGER,
+                        new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()))
                 .thenApply(extended -> Long.valueOf(1L).equals(extended));
     }
 
@@ -236,8 +182,8 @@ public final class ThreadStore {
      */
     public java.util.concurrent.CompletionStage<Boolean> extendLockUntil(String threadId, String runId, java.time.Instant until) {
         long ttl = Math.max(0, until.toEpochMilli() - System.currentTimeMillis()) + settings.threadLockTtl().toMillis();
-        return redis.async().eval(EXTEND_IF_HELD, ScriptOutputType.INTEGER, new String[] {RedisKeys.threadLock(threadId)}, runId,
-                Long.toString(ttl)).thenApply(extended -> Long.valueOf(1L).equals(extended));
+        return RunLibrary.EXTEND_THREAD_LOCK.<Long>callAlone(redis, ScriptOutputType.INTEGER,
+                new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(ttl)).thenApply(extended -> Long.valueOf(1L).equals(extended));
     }
 
     public Optional<String> lockHolder(String threadId) {

@@ -6,7 +6,7 @@ import io.agentrun.platform.store.RunOwnership.Claim;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** claim-run.lua's replies read as claims: a won or own claim starts after the last seq the relay applied. */
+/** The run library's claim_run replies read as claims: a won or own claim starts after the last seq the relay applied. */
 class ClaimReplyTest {
 
     @Test

@@ -1,0 +1,82 @@
+package io.agentrun.platform.store;
+
+import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.redis.RedisLibrary;
+import io.lettuce.core.RedisException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The run's lifecycle in Redis, as one Redis Function library ({@code run-state.lua}): every transition of a run, of
+ * its thread's lock and waiting list and of the due index, with the helpers they share ({@code is_terminal},
+ * {@code owns}, {@code take}, {@code let_go}, {@code hand_thread_to_next}). The stores of this package and the relay's
+ * applier (event-state) call its functions; none writes a run's lifecycle fields itself.
+ */
+public final class RunLibrary {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunLibrary.class);
+
+    /** Loaded on every primary at first use, and again wherever Redis answers that it has no such function. */
+    public static final RedisLibrary LIBRARY = RedisLibrary.fromResource(RunLibrary.class, "run-state.lua");
+
+    static final RedisLibrary.Function CLAIM = LIBRARY.function("claim_run");
+    static final RedisLibrary.Function RENEW = LIBRARY.function("renew_lease");
+    static final RedisLibrary.Function RELEASE = LIBRARY.function("release_run");
+    static final RedisLibrary.Function PARK = LIBRARY.function("park_run");
+    static final RedisLibrary.Function SWEEP = LIBRARY.function("sweep_run");
+    static final RedisLibrary.Function REFUSE = LIBRARY.function("refuse_run");
+    static final RedisLibrary.Function CONFIRM_SENT = LIBRARY.function("confirm_sent");
+    static final RedisLibrary.Function PROMOTE = LIBRARY.function("promote_run");
+    static final RedisLibrary.Function DECIDE = LIBRARY.function("decide_approval");
+    static final RedisLibrary.Function LOCK_THREAD = LIBRARY.function("lock_thread");
+    static final RedisLibrary.Function RELEASE_THREAD = LIBRARY.function("release_thread");
+    static final RedisLibrary.Function LOCK_OR_WAIT = LIBRARY.function("lock_or_wait");
+    static final RedisLibrary.Function EXTEND_THREAD_LOCK = LIBRARY.function("extend_thread_lock");
+    static final RedisLibrary.Function DELETE_THREAD = LIBRARY.function("delete_thread");
+    static final RedisLibrary.Function DELETE_RUN = LIBRARY.function("delete_run");
+    /** The relay's apply of a batch of one run's events to the run (event-state's {@code EventApplier}). */
+    public static final RedisLibrary.Function APPLY_RUN_EVENTS = LIBRARY.function("apply_run_events");
+    /** The relay's apply of one event to its thread. */
+    public static final RedisLibrary.Function APPLY_THREAD_EVENT = LIBRARY.function("apply_thread_event");
+    /** A finished run's tokens added to its publishable key family's spend of the day, once. */
+    public static final RedisLibrary.Function COUNT_SPEND = LIBRARY.function("count_spend");
+
+    private RunLibrary() {
+    }
+
+    /**
+     * Loads the library on every primary now, and again whenever the cluster's topology changes (a new primary that got
+     * slots by a reshard, not by a failover, has none). A failure is left to the calls, which load it when Redis says
+     * so: a service may start while Redis is down.
+     */
+    public static void loadAtStart(RedisConnections redis) {
+        Runnable load = () -> {
+            try {
+                LIBRARY.load(redis);
+            } catch (RuntimeException e) {
+                LOG.warn("the run library ({}) could not be loaded now; calls load it when Redis asks ({})", LIBRARY.version(),
+                        e.getMessage());
+            }
+        };
+        load.run();
+        redis.onTopologyChange(load);
+    }
+
+    /**
+     * Pipelined calls, waited for: should Redis not have the library (a server that keeps nothing on disk, restarted),
+     * it is loaded and the calls are made again. Only for calls that may be made twice (a claim or a renewal by the same
+     * worker is answered as its own; a thread's deletion is idempotent).
+     */
+    public static <T> T retryingIfNotLoaded(RedisConnections redis, Supplier<T> calls) {
+        try {
+            return calls.get();
+        } catch (RedisException e) {
+            if (!RedisLibrary.isNotLoaded(e)) {
+                throw e;
+            }
+            LIBRARY.load(redis);
+            return calls.get();
+        }
+    }
+}
