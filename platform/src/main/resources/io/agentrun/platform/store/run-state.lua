@@ -516,11 +516,14 @@ local function apply_run_events(KEYS, ARGV)
   end
 
   local function restoreOwners(createdAt)
-    redis.call('HSETNX', KEYS[1], 'project_id', ARGV[4])
-    redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[5])
-    redis.call('HSETNX', KEYS[1], 'created_at', createdAt)
-    if ARGV[6] ~= '' then
-      redis.call('HSETNX', KEYS[1], 'thread_id', ARGV[6])
+    -- The api writes them all with the run: one look, and the writes only for a run Redis lost.
+    if redis.call('HEXISTS', KEYS[1], 'project_id') == 0 then
+      redis.call('HSETNX', KEYS[1], 'project_id', ARGV[4])
+      redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[5])
+      redis.call('HSETNX', KEYS[1], 'created_at', createdAt)
+      if ARGV[6] ~= '' then
+        redis.call('HSETNX', KEYS[1], 'thread_id', ARGV[6])
+      end
     end
     redis.call('PEXPIRE', KEYS[1], ARGV[3])
   end
@@ -593,10 +596,13 @@ local function apply_thread_event(KEYS, ARGV)
   if ARGV[1] == 'run_start' then
     -- Who owns the thread, as the api wrote it; never overwritten. Written at every run_start, also one applied before,
     -- so a thread Redis lost (a failover, a rebuild from the topic) is found by its project again.
-    redis.call('HSETNX', KEYS[1], 'project_id', ARGV[12])
-    redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[13])
-    redis.call('HSETNX', KEYS[1], 'created_at', ARGV[4])
-    redis.call('HSETNX', KEYS[1], 'metadata', ARGV[14])
+    -- (the api writes them all when it creates the thread: one look, and the writes only for a thread Redis lost)
+    if redis.call('HEXISTS', KEYS[1], 'project_id') == 0 then
+      redis.call('HSETNX', KEYS[1], 'project_id', ARGV[12])
+      redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[13])
+      redis.call('HSETNX', KEYS[1], 'created_at', ARGV[4])
+      redis.call('HSETNX', KEYS[1], 'metadata', ARGV[14])
+    end
   end
   local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
   if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
