@@ -49,28 +49,29 @@ public final class Ports {
      * The first of {@code count} consecutive free ports below the ephemeral range, all held for this JVM: api nodes
      * take consecutive ports.
      */
-    public static synchronized int reserveRun(int count) {
-        for (int attempt = 0; attempt < 500; attempt++) {
-            int first = LOWEST + ThreadLocalRandom.current().nextInt(ephemeralLow() - count - LOWEST);
-            if (holdAll(first, count, 1)) {
-                return first;
-            }
-        }
-        throw new UncheckedIOException(new IOException("no " + count + " consecutive free ports below " + ephemeralLow()));
+    public static int reserveRun(int count) {
+        return reserve(count, 1);
     }
 
     /**
      * A port {@code p} with {@code p} and {@code p + offset} both free, below the ephemeral range and held: a Redis
      * Cluster node binds its bus port at {@code p + 10,000} unasked.
      */
-    public static synchronized int reservePair(int offset) {
+    public static int reservePair(int offset) {
+        return reserve(2, offset);
+    }
+
+    /** {@code count} ports {@code step} apart, the last one still below the ephemeral range; returns the first. */
+    private static synchronized int reserve(int count, int step) {
+        int below = ephemeralLow();
+        int span = (count - 1) * step;
         for (int attempt = 0; attempt < 500; attempt++) {
-            int port = LOWEST + ThreadLocalRandom.current().nextInt(ephemeralLow() - offset - LOWEST);
-            if (holdAll(port, 2, offset)) {
-                return port;
+            int first = LOWEST + ThreadLocalRandom.current().nextInt(below - span - LOWEST);
+            if (holdAll(first, count, step)) {
+                return first;
             }
         }
-        throw new UncheckedIOException(new IOException("no free port pair below " + ephemeralLow() + " with offset " + offset));
+        throw new UncheckedIOException(new IOException("no " + count + " free ports " + step + " apart below " + below));
     }
 
     /**
