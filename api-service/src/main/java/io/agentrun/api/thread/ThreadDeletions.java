@@ -54,7 +54,7 @@ final class ThreadDeletions implements DisposableBean {
             Thread.currentThread().interrupt();
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "interrupted; try again");
         }
-        RunLibrary.retryingIfNotLoaded(redis, () -> {
+        RunLibrary.LIBRARY.retryingIfNotLoaded(redis, () -> {
             redis.await(deletion.apply(redis.async(), deleted), redis.commandTimeout(), "the thread's deletion");
             return deleted;
         });

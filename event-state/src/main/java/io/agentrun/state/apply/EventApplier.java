@@ -8,10 +8,10 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.store.RunLibrary;
-import io.lettuce.core.api.StatefulConnection;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -238,7 +238,7 @@ public final class EventApplier {
                 if (threadedEnd) {
                     // Published after the history is written and the lock released (in a cluster, on another node).
                     // Also when the run script applied it before but the thread takes it now: its batch failed in the
-                    // thread's write (a restarted Redis answered NOSCRIPT, when these were scripts; any failed write alike), so nobody
+                    // thread's write (a Redis that lost the run library, or any other failed write), so nobody
                     // published it, and its watchers would wait for their gap check (LiveFailoverIT: a run_end 2 s late).
                     writes.add(threadWritten.thenAccept(threadTookIt -> {
                         if (decision == APPLIED || threadTookIt) {

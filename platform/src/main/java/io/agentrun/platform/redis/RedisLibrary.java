@@ -2,6 +2,7 @@ package io.agentrun.platform.redis;
 
 import io.agentrun.platform.digest.Digests;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,6 +90,22 @@ public final class RedisLibrary {
         throw new IllegalArgumentException("not a Redis connection: " + connection.getClass().getName());
     }
 
+    /**
+     * Pipelined calls, waited for by {@code calls}: should Redis not have the library, it is loaded and the calls are made
+     * again. Only for calls that may be made twice.
+     */
+    public <T> T retryingIfNotLoaded(RedisConnections redis, Supplier<T> calls) {
+        try {
+            return calls.get();
+        } catch (RedisException e) {
+            if (!isNotLoaded(e)) {
+                throw e;
+            }
+            load(redis);
+            return calls.get();
+        }
+    }
+
     /** Whether {@code failure} (or its cause) is Redis saying it has no such function: the library must be loaded. */
     public static boolean isNotLoaded(@Nullable Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
@@ -116,12 +134,6 @@ public final class RedisLibrary {
         /** Like {@link #call}, for a function that returns an array (integers and strings). */
         public CompletableFuture<List<Object>> callList(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
             return redis.<List<Object>>fcall(name, ScriptOutputType.MULTI, keys, args).toCompletableFuture();
-        }
-
-        /** Like {@link #call}, for a function that returns a string or nil. */
-        public CompletableFuture<@Nullable String> callValue(RedisClusterAsyncCommands<String, String> redis, String[] keys,
-                String... args) {
-            return redis.<String>fcall(name, ScriptOutputType.VALUE, keys, args).toCompletableFuture();
         }
 
         /**

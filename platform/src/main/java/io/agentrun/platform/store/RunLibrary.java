@@ -2,8 +2,6 @@ package io.agentrun.platform.store;
 
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.redis.RedisLibrary;
-import io.lettuce.core.RedisException;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,22 +59,5 @@ public final class RunLibrary {
         };
         load.run();
         redis.onTopologyChange(load);
-    }
-
-    /**
-     * Pipelined calls, waited for: should Redis not have the library (a server that keeps nothing on disk, restarted),
-     * it is loaded and the calls are made again. Only for calls that may be made twice (a claim or a renewal by the same
-     * worker is answered as its own; a thread's deletion is idempotent).
-     */
-    public static <T> T retryingIfNotLoaded(RedisConnections redis, Supplier<T> calls) {
-        try {
-            return calls.get();
-        } catch (RedisException e) {
-            if (!RedisLibrary.isNotLoaded(e)) {
-                throw e;
-            }
-            LIBRARY.load(redis);
-            return calls.get();
-        }
     }
 }

@@ -118,7 +118,7 @@ public final class RunOwnership {
         String now = Long.toString(clock.millis());
         long until = clock.millis() + lease.toMillis();
         // Made again after a load: the same worker's claim is answered as its own (Mine) the second time.
-        List<CompletableFuture<List<Object>>> replies = RunLibrary.retryingIfNotLoaded(redis, () -> {
+        List<CompletableFuture<List<Object>>> replies = RunLibrary.LIBRARY.retryingIfNotLoaded(redis, () -> {
             List<CompletableFuture<List<Object>>> sent = new ArrayList<>(runIds.size());
             for (String runId : runIds) {
                 sent.add(RunLibrary.CLAIM.callList(async, new String[] {RedisKeys.run(runId), RedisKeys.cancel(runId)}, workerId,
@@ -177,7 +177,7 @@ public final class RunOwnership {
         }
         RedisClusterAsyncCommands<String, String> async = redis.async();
         long until = clock.millis() + lease.toMillis();
-        List<CompletableFuture<Long>> renewed = RunLibrary.retryingIfNotLoaded(redis, () -> {
+        List<CompletableFuture<Long>> renewed = RunLibrary.LIBRARY.retryingIfNotLoaded(redis, () -> {
             List<CompletableFuture<Long>> sent = new ArrayList<>(leases.size());
             for (Lease held : leases) {
                 sent.add(RunLibrary.RENEW.call(async, new String[] {RedisKeys.run(held.runId())}, workerId,

@@ -1,5 +1,7 @@
 package io.agentrun.platform.store;
 
+import static io.agentrun.platform.store.StoreTestSettings.LEASE;
+import static io.agentrun.platform.store.StoreTestSettings.STATE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentrun.infra.testing.RealInfrastructure;
@@ -26,9 +28,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealInfrastructure.class)
 class ClaimDecisionsIT {
 
-    private static final Duration LEASE = Duration.ofSeconds(5);
-    private static final StateSettings STATE = new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
-            Duration.ofHours(1), 100, Duration.ofSeconds(30));
     private static final MovableClock CLOCK = new MovableClock(Instant.parse("2026-11-25T12:00:00Z"));
     private static RedisConnections redis;
     private static RunOwnership ownership;

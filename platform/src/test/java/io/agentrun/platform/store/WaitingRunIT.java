@@ -1,5 +1,7 @@
 package io.agentrun.platform.store;
 
+import static io.agentrun.platform.store.StoreTestSettings.LEASE;
+import static io.agentrun.platform.store.StoreTestSettings.STATE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentrun.infra.testing.RealInfrastructure;
@@ -30,10 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WaitingRunIT {
 
     private static final String DEPLOYMENT = "waiting-run-test";
-    private static final Duration LEASE = Duration.ofSeconds(5);
     private static final Duration DECISION_WINDOW = Duration.ofMinutes(10);
-    private static final StateSettings STATE = new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1),
-            Duration.ofHours(1), 100, Duration.ofSeconds(30));
     private static final RunOwnership.SweepPolicy POLICY =
             new RunOwnership.SweepPolicy(Duration.ofSeconds(30), Duration.ofMinutes(15), 5, LEASE);
     private static final MovableClock CLOCK = new MovableClock(Instant.parse("2026-11-28T12:00:00Z"));
