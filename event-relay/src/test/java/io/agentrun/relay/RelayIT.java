@@ -13,6 +13,7 @@ import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunLibrary;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.state.apply.EventApplier;
@@ -477,7 +478,7 @@ class RelayIT {
     private static void watchAsANode(StatefulRedisPubSubConnection<String, String> connection, String runId) {
         String node = "test-" + runId;
         connection.sync().ssubscribe(RedisKeys.nodeChannel(node));
-        redis.sync().sadd(RedisKeys.runWatchers(runId), node);
+        RunLibrary.WATCH_RUN.run(redis, new String[] {RedisKeys.run(runId), RedisKeys.runWatchers(runId)}, node, "300000");
     }
 
     /** The live messages of a run as published, whole. */

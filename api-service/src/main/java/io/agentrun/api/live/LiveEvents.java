@@ -5,6 +5,8 @@ import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.live.LiveMessage;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunLibrary;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -130,10 +132,9 @@ public final class LiveEvents implements DisposableBean {
         RunSubscription subscription = register(runId, firstSeq);
         awaitChannel(subscription);
         try {
-            var async = redis.async();
-            async.sadd(RedisKeys.runWatchers(runId), nodeId);
-            redis.await(async.pexpire(RedisKeys.runWatchers(runId), watcherRetention.toMillis()), commandTimeout,
-                    "this node's place among the run's watchers");
+            redis.await(RunLibrary.WATCH_RUN.callAlone(redis, ScriptOutputType.INTEGER,
+                    new String[] {RedisKeys.run(runId), RedisKeys.runWatchers(runId)}, nodeId,
+                    Long.toString(watcherRetention.toMillis())), commandTimeout, "this node's place among the run's watchers");
         } catch (RuntimeException e) {
             subscription.close();
             throw new SubscribeException("could not join the live events of " + runId, e);

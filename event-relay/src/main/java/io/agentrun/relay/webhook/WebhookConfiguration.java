@@ -25,8 +25,8 @@ class WebhookConfiguration {
     }
 
     @Bean
-    WebhookTrigger webhookTrigger(WebhookStore store, JsonCodec codec) {
-        return new WebhookTrigger(store, codec);
+    WebhookTrigger webhookTrigger(WebhookStore store, JsonCodec codec, WebhookDispatcher dispatcher) {
+        return new WebhookTrigger(store, codec, dispatcher::wake);
     }
 
     @Bean

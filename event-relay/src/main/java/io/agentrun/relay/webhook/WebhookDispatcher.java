@@ -39,7 +39,13 @@ import org.springframework.context.SmartLifecycle;
 final class WebhookDispatcher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDispatcher.class);
-    private static final Duration IDLE = Duration.ofMillis(50);
+    /**
+     * How long an idle dispatcher waits before it looks at the due index again: from the shortest, doubling while nothing
+     * is due, to the longest (two Redis commands a look: 40 a second at 50 ms, for ever, on an idle relay). Deliveries
+     * this relay enqueues wake it at once ({@link #wake}); a retry or another relay's delivery waits at most the longest.
+     */
+    private static final long IDLE_MIN_MS = 50;
+    private static final long IDLE_MAX_MS = 400;
     /** Bounds on how long a delivery to an endpoint with all its sends in flight is put back for. */
     private static final long BUSY_MIN_MS = 50;
     private static final long BUSY_MAX_MS = 1_000;
@@ -57,6 +63,7 @@ final class WebhookDispatcher implements SmartLifecycle {
     private final LongAdder delivered = new LongAdder();
     private final LongAdder failedAttempts = new LongAdder();
     private final LongAdder dead = new LongAdder();
+    private final Semaphore wakeUps = new Semaphore(0);
     private volatile boolean running;
     private Thread loop;
 
@@ -89,7 +96,13 @@ final class WebhookDispatcher implements SmartLifecycle {
         loop = Thread.ofPlatform().name("webhook-dispatcher").start(this::runLoop);
     }
 
+    /** Deliveries were enqueued: the next look at the due index is now. */
+    void wake() {
+        wakeUps.release();
+    }
+
     private void runLoop() {
+        long idleMs = IDLE_MIN_MS;
         while (running) {
             try {
                 int room = inFlight.availablePermits();
@@ -98,7 +111,14 @@ final class WebhookDispatcher implements SmartLifecycle {
                     dispatch(deliveryId);
                 }
                 if (due.isEmpty()) {
-                    Thread.sleep(IDLE.toMillis()); // polling the due index; nothing waits on this thread
+                    if (wakeUps.tryAcquire(idleMs, TimeUnit.MILLISECONDS)) {
+                        idleMs = IDLE_MIN_MS;
+                    } else {
+                        idleMs = Math.min(idleMs * 2, IDLE_MAX_MS);
+                    }
+                    wakeUps.drainPermits();
+                } else {
+                    idleMs = IDLE_MIN_MS;
                 }
             } catch (InterruptedException e) {
                 return;

@@ -32,10 +32,13 @@ final class WebhookTrigger implements AfterApply {
 
     private final WebhookStore store;
     private final JsonCodec codec;
+    private final Runnable enqueued;
 
-    WebhookTrigger(WebhookStore store, JsonCodec codec) {
+    /** @param enqueued told after deliveries were enqueued (this relay's dispatcher sends them at once) */
+    WebhookTrigger(WebhookStore store, JsonCodec codec, Runnable enqueued) {
         this.store = store;
         this.codec = codec;
+        this.enqueued = enqueued;
     }
 
     @Override
@@ -67,6 +70,7 @@ final class WebhookTrigger implements AfterApply {
         for (WebhookEndpoint endpoint : endpoints) {
             store.enqueue(event.projectId(), endpoint, WebhookEvents.RUN_WAITING, event.runId(), approval.toolCallId(), message);
         }
+        enqueued.run();
     }
 
     private List<WebhookEndpoint> subscribed(RunEvent event, String type, Map<String, List<WebhookEndpoint>> endpointsByProject) {
@@ -89,5 +93,6 @@ final class WebhookTrigger implements AfterApply {
         for (WebhookEndpoint endpoint : endpoints) {
             store.enqueue(event.projectId(), endpoint, type.get(), event.runId(), message);
         }
+        enqueued.run();
     }
 }

@@ -189,15 +189,13 @@ public final class EventApplier {
         args.add(detail[3]);
     }
 
-    /** @param runSlot the run's place in {@code fanOut}, where the events its script applied are published from */
+    /** @param runSlot the run's place in {@code fanOut}, where the events its call applied are published from */
     private CompletableFuture<Void> follow(List<RelayedEvent> events, RunScriptReply reply, LiveFanOut fanOut, int runSlot) {
         LiveFanOut.Slot watchers = fanOut.slot(runSlot, reply.watchers());
         List<CompletableFuture<?>> writes = new ArrayList<>(2);
-        // The thread's writes go one at a time, each once the one before it answered. Pipelined, a failover could apply
-        // them out of order: the client library re-sends what the lost primary had not answered to its successor, and
-        // a run_end applied before its message_final leaves the message out for good (the thread then counts it as
-        // applied before). RedisClusterFaultIT: a history without its run, one run in three, before this.
-        CompletableFuture<?> threadChain = DONE;
+        List<RelayedEvent> toThread = new ArrayList<>(3);
+        RelayedEvent threadedEnd = null;
+        long threadedEndDecision = AFTER_END;
         for (int i = 0; i < events.size(); i++) {
             long decision = reply.decisions().get(i);
             RelayedEvent relayed = events.get(i);
@@ -213,38 +211,21 @@ public final class EventApplier {
                 continue;
             }
             RunEvent event = relayed.event();
-            boolean threadedEnd = relayed.type() == EventType.RUN_END && relayed.threadId() != null;
-            if (decision == APPLIED && !threadedEnd) {
+            boolean endsThreadedRun = relayed.type() == EventType.RUN_END && relayed.threadId() != null;
+            if (decision == APPLIED && !endsThreadedRun) {
                 watchers.add(relayed.traceparent(), relayed.json());
             }
             if (event == null) {
                 continue;
             }
-            CompletableFuture<Boolean> threadWritten = NOT_WRITTEN;
             if (event.threadId() != null && touchesThread(event.type())) {
                 // Also for an event applied before: its batch may have failed between the two steps.
-                threadWritten = threadChain.thenCompose(previous -> applyToThread(event, relayed.partition(), relayed.offset()))
-                        .thenApply(answer -> {
-                            String next = String.valueOf(answer.get(1));
-                            if (!next.isEmpty()) {
-                                handedOn.accept(event.threadId(), next);
-                            }
-                            return THREAD_APPLIED.equals(answer.get(0));
-                        });
-                threadChain = threadWritten;
-                writes.add(threadWritten);
+                toThread.add(relayed);
             }
             if (event.data() instanceof EventData.RunEnd end) {
-                if (threadedEnd) {
-                    // Published after the history is written and the lock released (in a cluster, on another node).
-                    // Also when the run script applied it before but the thread takes it now: its batch failed in the
-                    // thread's write (a Redis that lost the run library, or any other failed write), so nobody
-                    // published it, and its watchers would wait for their gap check (LiveFailoverIT: a run_end 2 s late).
-                    writes.add(threadWritten.thenAccept(threadTookIt -> {
-                        if (decision == APPLIED || threadTookIt) {
-                            watchers.add(relayed.traceparent(), relayed.json());
-                        }
-                    }));
+                if (endsThreadedRun) {
+                    threadedEnd = relayed;
+                    threadedEndDecision = decision;
                 }
                 long tokens = end.usage().inputTokens() + end.usage().outputTokens();
                 if (tokens > 0 && !reply.keyFamily().isEmpty()) {
@@ -252,6 +233,29 @@ public final class EventApplier {
                     writes.add(countSpend(event, reply.keyFamily(), tokens));
                 }
             }
+        }
+        if (toThread.isEmpty()) {
+            return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+        }
+        // The run's thread events go in one call: atomic, so no failover can apply them out of order (pipelined one by
+        // one, the client library re-sent what a lost primary had not answered to its successor, and a run_end applied
+        // before its message_final left the message out for good: RedisClusterFaultIT, a history without its run).
+        CompletableFuture<List<Object>> threadWritten = applyToThread(toThread, events.get(0).partition());
+        writes.add(threadWritten);
+        if (threadedEnd != null) {
+            RelayedEvent end = threadedEnd;
+            long decision = threadedEndDecision;
+            int index = toThread.size() - 1; // a run_end is its run's last event
+            // Published after the history is written and the lock released (in a cluster, on another node). Also when
+            // the run's call applied it before but the thread takes it now: its batch failed in the thread's write (a
+            // Redis that lost the run library, or any other failed write), so nobody published it, and its watchers
+            // would wait for their gap check (LiveFailoverIT: a run_end 2 s late).
+            writes.add(threadWritten.thenAccept(answer -> {
+                boolean threadTookIt = THREAD_APPLIED.equals(((List<?>) answer.get(0)).get(index));
+                if (decision == APPLIED || threadTookIt) {
+                    watchers.add(end.traceparent(), end.json());
+                }
+            }));
         }
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
     }
@@ -278,9 +282,39 @@ public final class EventApplier {
         return type == EventType.RUN_START || type == EventType.MESSAGE_FINAL || type == EventType.RUN_END;
     }
 
-    /** @return {1 applied | 0, the waiting run its thread was handed to or ''} */
-    private CompletableFuture<List<Object>> applyToThread(RunEvent event, int partition, long offset) {
-        String threadId = event.threadId();
+    /**
+     * One run's events (run_start, message_final, run_end) applied to its thread in one call; tells {@code handedOn}
+     * when its run_end handed the thread to a waiting run.
+     *
+     * @return {one flag per event (1 applied | 0), the waiting run its thread was handed to or ''}
+     */
+    private CompletableFuture<List<Object>> applyToThread(List<RelayedEvent> events, int partition) {
+        RunEvent first = events.get(0).event();
+        String threadId = first.threadId();
+        List<String> args = new ArrayList<>(6 + events.size() * 8);
+        args.add(first.runId());
+        args.add(Integer.toString(partition));
+        args.add(Long.toString(settings.threadRetention().toMillis()));
+        args.add(Long.toString(settings.threadLockTtl().toMillis()));
+        args.add(first.projectId());
+        args.add(first.agentId());
+        for (RelayedEvent event : events) {
+            addThreadArgs(args, event);
+        }
+        return RunLibrary.APPLY_THREAD_EVENTS.callList(redis,
+                new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
+                        RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
+                args.toArray(String[]::new)).thenApply(answer -> {
+                    String next = String.valueOf(answer.get(1));
+                    if (!next.isEmpty()) {
+                        handedOn.accept(threadId, next);
+                    }
+                    return answer;
+                });
+    }
+
+    private void addThreadArgs(List<String> args, RelayedEvent relayed) {
+        RunEvent event = relayed.event();
         String message = switch (event.data()) {
             case EventData.RunStart start -> codec.write(ChatMessage.user(event.runId(), start.input(), event.createdAt()));
             case EventData.MessageFinal done when done.wasRejected() -> ""; // an answer out of shape: not history
@@ -289,16 +323,14 @@ public final class EventApplier {
                     : ChatMessage.assistant(event.runId(), done.messageId(), done.content(), event.createdAt()));
             default -> "";
         };
-        return RunLibrary.APPLY_THREAD_EVENT.callList(redis,
-                new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
-                        RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
-                event.type().wireName(), event.runId(), Long.toString(offset), event.createdAt().toString(),
-                Long.toString(settings.threadRetention().toMillis()), message, Long.toString(event.seq()),
-                Integer.toString(partition),
-                event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0",
-                Long.toString(event.createdAt().toEpochMilli()), Long.toString(settings.threadLockTtl().toMillis()),
-                event.projectId(), event.agentId(),
-                event.data() instanceof EventData.RunStart start ? codec.write(start.metadata()) : "");
+        args.add(event.type().wireName());
+        args.add(Long.toString(relayed.offset()));
+        args.add(Long.toString(event.seq()));
+        args.add(event.createdAt().toString());
+        args.add(Long.toString(event.createdAt().toEpochMilli()));
+        args.add(event.data() instanceof EventData.RunStart start ? Integer.toString(start.attempt()) : "0");
+        args.add(message);
+        args.add(event.data() instanceof EventData.RunStart start ? codec.write(start.metadata()) : "");
     }
 
     /**

@@ -133,13 +133,15 @@ class ThreadEventScriptIT {
         return applyAt(offset++, type, runId, seq, message, attempt);
     }
 
-    /** The script's call as {@code EventApplier.applyToThread} makes it (partition 0). */
+    /** The library's call as {@code EventApplier} makes it (partition 0), with one event: {applied 1 | 0, handed to}. */
     private List<Object> applyAt(long at, String type, String runId, long seq, String message, int attempt) {
-        return RunLibrary.APPLY_THREAD_EVENT.runList(redis,
+        List<Object> reply = RunLibrary.APPLY_THREAD_EVENTS.runList(redis,
                 new String[] {RedisKeys.thread(threadId), RedisKeys.threadMessages(threadId), RedisKeys.threadLock(threadId),
                         RedisKeys.threadRuns(threadId), RedisKeys.threadDeleted(threadId), RedisKeys.threadWaiting(threadId)},
-                type, runId, Long.toString(at), "2026-11-26T10:00:00Z", RETENTION_MS, message, Long.toString(seq), "0",
-                Integer.toString(attempt), "1764151200000", LOCK_TTL_MS, "demo", "assistant", type.equals("run_start") ? "{}" : "");
+                runId, "0", RETENTION_MS, LOCK_TTL_MS, "demo", "assistant",
+                type, Long.toString(at), Long.toString(seq), "2026-11-26T10:00:00Z", "1764151200000", Integer.toString(attempt),
+                message, type.equals("run_start") ? "{}" : "");
+        return List.of(((List<?>) reply.get(0)).get(0), reply.get(1));
     }
 
     private List<String> history() {

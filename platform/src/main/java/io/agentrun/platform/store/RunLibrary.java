@@ -35,8 +35,10 @@ public final class RunLibrary {
     static final RedisLibrary.Function DELETE_RUN = LIBRARY.function("delete_run");
     /** The relay's apply of a batch of one run's events to the run (event-state's {@code EventApplier}). */
     public static final RedisLibrary.Function APPLY_RUN_EVENTS = LIBRARY.function("apply_run_events");
-    /** The relay's apply of one event to its thread. */
-    public static final RedisLibrary.Function APPLY_THREAD_EVENT = LIBRARY.function("apply_thread_event");
+    /** The relay's apply of a batch of one run's events to its thread. */
+    public static final RedisLibrary.Function APPLY_THREAD_EVENTS = LIBRARY.function("apply_thread_events");
+    /** An api node joins a run's watchers (the relay publishes the run's events to it too). */
+    public static final RedisLibrary.Function WATCH_RUN = LIBRARY.function("watch_run");
     /** A finished run's tokens added to its publishable key family's spend of the day, once. */
     public static final RedisLibrary.Function COUNT_SPEND = LIBRARY.function("count_spend");
 

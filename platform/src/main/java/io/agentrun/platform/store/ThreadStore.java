@@ -8,6 +8,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * nodes and workers need.
  */
 public final class ThreadStore {
+
+    /** The most of a run's thread lock its start may take without extending it ({@link #extendLockForStart}). */
+    private static final Duration FRESH_RUN = Duration.ofSeconds(10);
 
     public static final String PROJECT = "project_id";
     public static final String AGENT = "agent_id";
@@ -174,6 +178,23 @@ public final class ThreadStore {
         return RunLibrary.EXTEND_THREAD_LOCK.<Long>callAlone(redis, ScriptOutputType.INTEGER,
                         new String[] {RedisKeys.threadLock(threadId)}, runId, Long.toString(settings.threadLockTtl().toMillis()))
                 .thenApply(extended -> Long.valueOf(1L).equals(extended));
+    }
+
+    /**
+     * A worker starting the run: the lock's time to live restarts, so time in the queue does not count against the run
+     * ({@link #extendLock}) — unless the run was accepted moments ago. The lock it holds was taken (or handed to it) at
+     * or after its acceptance for {@code thread-lock-ttl}, so a run younger than a tenth of that (at most 10 s) loses no
+     * more than that of its lock, and the call (three Redis commands a run) is saved.
+     */
+    public java.util.concurrent.CompletionStage<Boolean> extendLockForStart(String threadId, String runId, Instant acceptedAt) {
+        Duration fresh = settings.threadLockTtl().dividedBy(10);
+        if (fresh.compareTo(FRESH_RUN) > 0) {
+            fresh = FRESH_RUN;
+        }
+        if (Duration.between(acceptedAt, Instant.now()).compareTo(fresh) < 0) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return extendLock(threadId, runId);
     }
 
     /**

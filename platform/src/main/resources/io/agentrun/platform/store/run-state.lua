@@ -21,12 +21,12 @@ local function owns(h, worker, epoch)
   return h[1] == worker and h[2] == epoch
 end
 
--- A new writer of the run's events (a claim, a sweeper that ends it): the next epoch, fencing every event of the
--- epochs before it that the relay has not applied yet, and a lease until lease_until. More fields may follow as
--- name/value pairs. Returns the new epoch.
-local function take(run, worker, lease_until, ...)
-  local epoch = redis.call('HINCRBY', run, 'epoch', 1)
-  redis.call('HSET', run, 'owner', worker, 'worker', worker, 'lease_until', lease_until, 'status', 'running', ...)
+-- A new writer of the run's events (a claim, a sweeper that ends it): the epoch after the current one (which the
+-- caller read), fencing every event of the epochs before it that the relay has not applied yet, and a lease until
+-- lease_until. More fields may follow as name/value pairs. Returns the new epoch.
+local function take(run, current_epoch, worker, lease_until, ...)
+  local epoch = current_epoch + 1
+  redis.call('HSET', run, 'epoch', epoch, 'owner', worker, 'worker', worker, 'lease_until', lease_until, 'status', 'running', ...)
   return epoch
 end
 
@@ -36,17 +36,57 @@ local function let_go(run, ...)
   redis.call('HSET', run, 'owner', '', 'lease_until', '0', 'requeue_at', '0', ...)
 end
 
--- The thread's lock goes to the first run waiting for it (for lock_ttl ms), or is freed when none waits.
--- Returns the run it went to, or '' when freed.
-local function hand_thread_to_next(lock, thread, waiting, lock_ttl)
+-- A hash's writes gathered over one call and sent as one HSET and one HDEL: a transition that reads its state once
+-- and decides event after event writes what it decided once. set(name, value, ...) and unset(name, ...) gather (the
+-- last word on a field wins); flush() writes what is gathered. A call flushes before it returns, a failure's reply
+-- included: what it decided stays decided.
+local function hash_writes(key)
+  local values, dropped = {}, {}
+  local writes = {}
+  function writes.set(...)
+    local args = {...}
+    for i = 1, #args, 2 do
+      values[args[i]] = args[i + 1]
+      dropped[args[i]] = nil
+    end
+  end
+  function writes.unset(...)
+    for _, name in ipairs({...}) do
+      values[name] = nil
+      dropped[name] = true
+    end
+  end
+  function writes.flush()
+    local fields, names = {}, {}
+    for name, value in pairs(values) do
+      fields[#fields + 1] = name
+      fields[#fields + 1] = value
+    end
+    for name in pairs(dropped) do
+      names[#names + 1] = name
+    end
+    if #fields > 0 then
+      redis.call('HSET', key, unpack(fields))
+    end
+    if #names > 0 then
+      redis.call('HDEL', key, unpack(names))
+    end
+    values, dropped = {}, {}
+  end
+  return writes
+end
+
+-- The thread's lock goes to the first run waiting for it (for lock_ttl ms), or is freed when none waits; the thread's
+-- 'active_run' says so through thread_writes (its hash_writes). Returns the run it went to, or '' when freed.
+local function hand_thread_to_next(lock, thread_writes, waiting, lock_ttl)
   local next = redis.call('LPOP', waiting)
   if next then
     redis.call('SET', lock, next, 'PX', lock_ttl)
-    redis.call('HSET', thread, 'active_run', next)
+    thread_writes.set('active_run', next)
     return next
   end
   redis.call('DEL', lock)
-  redis.call('HDEL', thread, 'active_run')
+  thread_writes.unset('active_run')
   return ''
 end
 
@@ -62,7 +102,7 @@ end
 -- run waits for a person's decision on a tool call: nobody runs it before one is recorded (or it is cancelled).
 local function claim_run(KEYS, ARGV)
   local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'last_seq', 'approval_call', 'decision',
-    'resumed_for')
+    'resumed_for', 'requeue_at', 'requeues')
   local status = h[1]
   if not status then
     return {-2, 0, -1, 0}
@@ -84,12 +124,15 @@ local function claim_run(KEYS, ARGV)
   end
   -- The new epoch fences every event of the old one the relay has not applied yet: the old epoch's applied
   -- events are exactly 0..last_seq now, so this epoch continues at last_seq + 1.
-  epoch = take(KEYS[1], ARGV[1], now + tonumber(ARGV[3]), 'claimed_at', ARGV[2])
-  redis.call('HDEL', KEYS[1], 'requeue_at', 'requeues')
   if paused and h[8] ~= h[6] then
     -- The first claim after this pause: going on after a person decided is not another attempt at the run.
     redis.call('HINCRBY', KEYS[1], 'resumes', 1)
-    redis.call('HSET', KEYS[1], 'resumed_for', h[6])
+    epoch = take(KEYS[1], epoch, ARGV[1], now + tonumber(ARGV[3]), 'claimed_at', ARGV[2], 'resumed_for', h[6])
+  else
+    epoch = take(KEYS[1], epoch, ARGV[1], now + tonumber(ARGV[3]), 'claimed_at', ARGV[2])
+  end
+  if h[9] or h[10] then
+    redis.call('HDEL', KEYS[1], 'requeue_at', 'requeues')
   end
   return {1, epoch, tonumber(h[5] or '-1'), paused and 1 or 0}
 end
@@ -228,7 +271,7 @@ local function sweep_run(KEYS, ARGV)
     reason = 'command_lost'
   end
   if reason ~= '' then
-    epoch = take(KEYS[1], ARGV[5], now + tonumber(ARGV[6]))
+    epoch = take(KEYS[1], epoch, ARGV[5], now + tonumber(ARGV[6]))
     return {'giveup', epoch, tonumber(h[8] or '-1'), reason}
   end
   if epoch == 0 and not h[10] then
@@ -240,7 +283,7 @@ local function sweep_run(KEYS, ARGV)
     local creator = h[13]
     if creator and creator ~= '' then
       if creator == ARGV[7] then
-        epoch = take(KEYS[1], ARGV[5], now + tonumber(ARGV[6]), 'abandoned', '1')
+        epoch = take(KEYS[1], epoch, ARGV[5], now + tonumber(ARGV[6]), 'abandoned', '1')
         return {'giveup', epoch, tonumber(h[8] or '-1'), 'not_queued'}
       end
       return {'unsent', math.min(now + tonumber(ARGV[8]), created + tonumber(ARGV[3]) + 1), -1, creator}
@@ -364,35 +407,48 @@ local function decide_approval(KEYS, ARGV)
 end
 
 -- Takes a thread's lock for a run and records the run on the thread, in one round trip; when ARGV[4] is '1' the
--- thread is new and its hash is written first (fields from ARGV[6] on, as name/value pairs).
+-- thread is new and its hash is written first (fields from ARGV[6] on, as name/value pairs, with when its retention
+-- started and its empty history's length).
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:lock   KEYS[3] ar:thread:{id}:runs
 -- ARGV[1] run id   ARGV[2] lock TTL (ms)   ARGV[3] thread retention (ms)   ARGV[4] '1': create the thread
 -- ARGV[5] now (epoch ms)
 -- Returns 1 when the run holds the thread, 0 when another run does (nothing written).
 local function lock_thread(KEYS, ARGV)
+  local taken = redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2])
   if ARGV[4] == '1' then
     local fields = {}
     for i = 6, #ARGV do
       fields[#fields + 1] = ARGV[i]
     end
+    fields[#fields + 1] = 'renewed_at'
+    fields[#fields + 1] = ARGV[5]
+    fields[#fields + 1] = 'history_count'
+    fields[#fields + 1] = '0'
+    if taken then
+      fields[#fields + 1] = 'active_run'
+      fields[#fields + 1] = ARGV[1]
+    end
     redis.call('HSET', KEYS[1], unpack(fields))
     redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  elseif taken then
+    redis.call('HSET', KEYS[1], 'active_run', ARGV[1])
   end
-  if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if not taken then
     return 0
   end
-  redis.call('HSET', KEYS[1], 'active_run', ARGV[1])
   redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[1])
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
   return 1
 end
 
 -- Applies a batch of one run's events, in order: for each, decides whether it belongs to the run and, if so,
--- appends it to the resume buffer and updates the run's state. Atomic; idempotent per seq. It publishes nothing:
+-- appends it to the resume buffer and updates the run's state. Atomic; idempotent per seq. The run's state is read
+-- once and what the batch decides is written once (hash_writes): a batch costs one read, one write and one XADD per
+-- event, however many events it holds. It publishes nothing:
 -- it returns the api nodes that watch the run (the creating node, the run hash's 'node', and those that joined
--- later, KEYS[3]), and the relay publishes what every run of its batch applied in one message per node
--- (io.agentrun.model.live.LiveMessage's format), once the batch's scripts have answered, so a threaded run's
--- run_end reaches a node only after the thread script wrote the history and released the lock.
+-- later, KEYS[3], looked up only when one did: 'watched'), and the relay publishes what every run of its batch applied
+-- in one message per node (io.agentrun.model.live.LiveMessage's format), once the batch's calls have answered, so a
+-- threaded run's run_end reaches a node only after the thread's call wrote the history and released the lock.
 -- KEYS[1] ar:run:{id}           KEYS[2] ar:run:{id}:events     KEYS[3] ar:run:{id}:watchers
 -- ARGV[1] buffer max events   ARGV[2] buffer TTL after run_end (ms)   ARGV[3] buffer TTL while running (ms)
 -- ARGV[4] project id   ARGV[5] agent id   ARGV[6] thread id ('' for a one-off run): the run's owners, as the api wrote
@@ -409,27 +465,34 @@ end
 -- has left: a worker that lost its lease), 3 after the run's run_end or of a deleted thread (ignored), 4 after a
 -- hole in its attempt's events (ignored: nothing may follow a hole). Returned as {decisions, watchers, key family}:
 -- the ids of the api nodes watching the run when any event was applied or the batch holds its run_end, and the
--- publishable key family whose spend the run counts against ('' when none, or when the batch holds no run_end). A failed write fails the call after the decisions it made are applied (the
--- batch is read again and those count as applied before; their watchers read them from the buffer).
+-- publishable key family whose spend the run counts against ('' when none, or when the batch holds no run_end). A
+-- failed write fails the call after the decisions it made are written (the batch is read again and those count as
+-- applied before; their watchers read them from the buffer).
 local function apply_run_events(KEYS, ARGV)
   local FIELDS = 12
+  local run = hash_writes(KEYS[1])
+  local h = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq', 'deleted', 'project_id', 'node',
+    'key_family', 'approval_call', 'first_offset', 'watched')
+  local s = {epoch = tonumber(h[1] or '0'), end_seq = h[2] and tonumber(h[2]), status = h[3],
+    last_seq = h[4] and tonumber(h[4]), deleted = h[5], project_id = h[6], approval_call = h[9], first_offset = h[10]}
+  -- The TTLs to set once the batch is applied: the last event that set one decides (a run_end's after a run_start's).
+  local expiry = {}
 
   local function apply(seqText, envelope, kind, partition, offset, createdAt, detail1, detail2, epochText, detail3, detail4)
     local seq = tonumber(seqText)
     local epoch = tonumber(epochText)
-    local state = redis.call('HMGET', KEYS[1], 'epoch', 'end_seq', 'status', 'last_seq', 'deleted')
-    if state[5] then
+    if s.deleted then
       -- its thread was deleted: nothing of the run is kept, not even a late event
       return 3
     end
     if epoch > 0 then
-      local current = tonumber(state[1] or '0')
-      if epoch < current then
+      if epoch < s.epoch then
         return 2
       end
-      if epoch > current then
+      if epoch > s.epoch then
         -- Only when Redis lost the claim (a rebuild from the topic, say): the events say which epoch is current.
-        redis.call('HSET', KEYS[1], 'epoch', epoch)
+        s.epoch = epoch
+        run.set('epoch', epoch)
         if kind == 'run_start' then
           -- A later epoch's run_start supersedes what the earlier epoch wrote from its seq on (the live relay
           -- fenced that tail when the claim was made; a rebuild sees it first and takes it back here).
@@ -444,18 +507,18 @@ local function apply_run_events(KEYS, ARGV)
               redis.call('DEL', KEYS[2])
             end
           end
-          redis.call('HDEL', KEYS[1], 'end_seq', 'output', 'output_json', 'error_code', 'error_message', 'ended_at', 'usage')
-          redis.call('HSET', KEYS[1], 'status', 'running', 'last_seq', seq - 1)
-          state[2] = nil
-          state[3] = 'running'
-          state[4] = tostring(seq - 1)
+          run.unset('end_seq', 'output', 'output_json', 'error_code', 'error_message', 'ended_at', 'usage')
+          run.set('status', 'running', 'last_seq', seq - 1)
+          s.end_seq = nil
+          s.status = 'running'
+          s.last_seq = seq - 1
         end
       end
     end
-    if state[2] and seq > tonumber(state[2]) then
+    if s.end_seq and seq > s.end_seq then
       return 3
     end
-    if kind ~= 'run_start' and state[4] and seq > tonumber(state[4]) + 1 then
+    if kind ~= 'run_start' and s.last_seq and seq > s.last_seq + 1 then
       -- An attempt's events are numbered without gaps, so a seq past last_seq + 1 means an earlier event never
       -- reached Kafka: its send timed out (a broker lost, say) while later ones went through. Applied, it would
       -- leave a hole in every client's stream and in the history. Ignored, the attempt goes no further; its
@@ -471,61 +534,75 @@ local function apply_run_events(KEYS, ARGV)
       -- Anything else (out of memory, wrong type) must fail the batch so it is read again, not skipped.
       return -1, added.err
     end
-    local status = state[3]
-    local ended = is_terminal(status)
-    if seq > tonumber(state[4] or '-1') then
-      redis.call('HSET', KEYS[1], 'last_seq', seqText)
+    local ended = is_terminal(s.status)
+    if not s.last_seq or seq > s.last_seq then
+      s.last_seq = seq
+      run.set('last_seq', seqText)
     end
     if kind == 'run_start' then
-      redis.call('HSET', KEYS[1], 'attempt', detail1, 'start_partition', partition, 'start_offset', offset, 'started_at', createdAt)
-      redis.call('HSETNX', KEYS[1], 'first_offset', offset)
+      run.set('attempt', detail1, 'start_partition', partition, 'start_offset', offset, 'started_at', createdAt)
+      if not s.first_offset then
+        s.first_offset = offset
+        run.set('first_offset', offset)
+      end
       if not ended then
-        redis.call('HSET', KEYS[1], 'status', 'running')
+        s.status = 'running'
+        run.set('status', 'running')
       end
-      redis.call('PEXPIRE', KEYS[2], ARGV[3])
+      expiry[KEYS[2]] = {'PEXPIRE', ARGV[3]}
     elseif kind == 'error' then
-      redis.call('HSET', KEYS[1], 'error_code', detail1, 'error_message', detail2)
+      run.set('error_code', detail1, 'error_message', detail2)
     elseif kind == 'run_end' then
-      redis.call('HSET', KEYS[1], 'status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText, 'usage', detail3)
+      run.set('status', detail1, 'output', detail2, 'ended_at', createdAt, 'end_seq', seqText, 'usage', detail3)
+      s.status = detail1
+      s.end_seq = seq
       if detail4 ~= '' then
-        redis.call('HSET', KEYS[1], 'output_json', detail4)
+        run.set('output_json', detail4)
       end
-      redis.call('HDEL', KEYS[1], 'checkpoint')
-      redis.call('PEXPIRE', KEYS[2], ARGV[2])
+      if s.approval_call then
+        -- (a checkpoint is only ever written with the call it waits on)
+        run.unset('checkpoint')
+      end
+      expiry[KEYS[2]] = {'PEXPIRE', ARGV[2]}
     elseif kind == 'approval_required' then
       -- The run waits for a person: what they decide on (detail2), where the run resumes from (detail3), until when
       -- (detail4, ms). An earlier pause's decision is history now. The run and its buffer are kept past the deadline.
       if not ended then
-        if redis.call('HGET', KEYS[1], 'approval_call') ~= detail1 then
+        if s.approval_call ~= detail1 then
           -- (the worker's park may have recorded this pause first, and a decision on it since: that one stays)
-          redis.call('HDEL', KEYS[1], 'decision', 'decision_reason', 'decided_by', 'decided_at')
+          run.unset('decision', 'decision_reason', 'decided_by', 'decided_at')
         end
-        redis.call('HSET', KEYS[1], 'status', 'waiting', 'approval_call', detail1, 'approval', detail2, 'checkpoint', detail3,
+        run.set('status', 'waiting', 'approval_call', detail1, 'approval', detail2, 'checkpoint', detail3,
           'approval_deadline', detail4)
+        s.status = 'waiting'
+        s.approval_call = detail1
         local keep = tonumber(detail4) + tonumber(ARGV[3])
-        redis.call('PEXPIREAT', KEYS[1], keep)
-        redis.call('PEXPIREAT', KEYS[2], keep)
+        expiry[KEYS[1]] = {'PEXPIREAT', keep}
+        expiry[KEYS[2]] = {'PEXPIREAT', keep}
       end
     elseif kind == 'approval_decided' then
       -- The attempt that resumed the run says what was decided (restored so after a rebuild from the topic).
       if not ended then
-        redis.call('HSET', KEYS[1], 'status', 'running', 'decision', detail1, 'decision_reason', detail2, 'decided_by', detail3)
+        s.status = 'running'
+        run.set('status', 'running', 'decision', detail1, 'decision_reason', detail2, 'decided_by', detail3)
       end
     end
     return 1
   end
 
   local function restoreOwners(createdAt)
-    -- The api writes them all with the run: one look, and the writes only for a run Redis lost.
-    if redis.call('HEXISTS', KEYS[1], 'project_id') == 0 then
+    -- The api writes them all with the run, and its retention: the writes only for a run Redis lost.
+    if not s.project_id then
+      s.project_id = ARGV[4]
       redis.call('HSETNX', KEYS[1], 'project_id', ARGV[4])
       redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[5])
       redis.call('HSETNX', KEYS[1], 'created_at', createdAt)
       if ARGV[6] ~= '' then
         redis.call('HSETNX', KEYS[1], 'thread_id', ARGV[6])
       end
+      -- (the api gave the run its retention when it wrote it)
+      expiry[KEYS[1]] = {'PEXPIRE', ARGV[3]}
     end
-    redis.call('PEXPIRE', KEYS[1], ARGV[3])
   end
 
   local decisions = {}
@@ -551,118 +628,173 @@ local function apply_run_events(KEYS, ARGV)
       end
     end
   end
+  run.flush()
+  for key, set in pairs(expiry) do
+    redis.call(set[1], key, set[2])
+  end
   if failure then
     return redis.error_reply(failure)
   end
   local watchers = {}
-  -- Also for a run_end applied before: a threaded run's run_end is published when the thread script applies it, which
+  -- Also for a run_end applied before: a threaded run's run_end is published when the thread's call applies it, which
   -- may be at its batch's second reading (the first failed in the thread's write).
   if applied or ended then
-    local creator = redis.call('HGET', KEYS[1], 'node')
+    local creator = h[7]
     if creator then
       watchers[1] = creator
     end
-    for _, node in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-      if node ~= creator then
-        watchers[#watchers + 1] = node
+    if h[11] then
+      for _, node in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+        if node ~= creator then
+          watchers[#watchers + 1] = node
+        end
       end
     end
   end
   local family = ''
   if ended then
-    family = redis.call('HGET', KEYS[1], 'key_family') or ''
+    family = h[8] or ''
   end
   return {decisions, watchers, family}
 end
 
--- Applies one event to its thread: history and lock. Atomic and idempotent: a record read again (same
--- Kafka offset; a thread's events are on one partition in order) or an event written again (same run
--- and seq at a later offset) changes nothing.
+-- Applies one run's events of a batch to its thread (run_start, message_final, run_end; in order): history and lock.
+-- Atomic and idempotent: a record read again (same Kafka offset; a thread's events are on one partition in order) or
+-- an event written again (same run and seq at a later offset) changes nothing. The thread's state is read once and
+-- written once (hash_writes); its retention is renewed at a run's end, at most daily ('renewed_at'), and when Redis had
+-- lost the thread.
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:messages   KEYS[3] ar:thread:{id}:lock   KEYS[4] ar:thread:{id}:runs
 -- KEYS[5] ar:thread:{id}:deleted (a deleted thread takes nothing more)   KEYS[6] ar:thread:{id}:waiting (runs waiting
 -- for the thread: at run_end the lock goes to the first of them instead of being freed)
--- ARGV[1] type   ARGV[2] run id   ARGV[3] Kafka offset   ARGV[4] now   ARGV[5] thread retention (ms)
--- ARGV[6] run_start: the user message JSON | message_final: the assistant message JSON, or '' for one rejected   ARGV[7] seq
--- ARGV[8] Kafka partition (offsets compare only within one; adding partitions moves threads)
--- ARGV[9] run_start: attempt   ARGV[10] run_start: when the run started (ms), its place in the runs index if the
--- api has not put it there (a rebuild)   ARGV[11] the lock's time to live (ms), for the run it is handed to
--- ARGV[12] run_start: the project   ARGV[13] run_start: the agent   ARGV[14] run_start: the thread's metadata JSON
--- (the first run_start of a thread comes first in its partition: its metadata is the thread's)
--- Returns {1 applied | 0 not, the run the lock was handed to or ''}
-local function apply_thread_event(KEYS, ARGV)
-  if redis.call('EXISTS', KEYS[5]) == 1 then
-    return {0, ''}
+-- ARGV[1] run id   ARGV[2] Kafka partition (offsets compare only within one; adding partitions moves threads)
+-- ARGV[3] thread retention (ms)   ARGV[4] the lock's time to live (ms), for the run it is handed to
+-- ARGV[5] the project   ARGV[6] the agent (the thread's owners, for a thread Redis lost)
+-- then 8 fields per event, from ARGV[7]: type, Kafka offset, seq, created_at (ISO-8601), created_at (ms: a run_start's
+-- place in the runs index if the api has not put it there, a rebuild), run_start: attempt ('0' otherwise),
+-- run_start: the user message JSON | message_final: the assistant message JSON, or '' for one rejected,
+-- run_start: the thread's metadata JSON (the first run_start of a thread comes first in its partition: its metadata
+-- is the thread's)
+-- Returns {one flag per event (1 applied | 0 not), the run the lock was handed to or ''}
+local function apply_thread_events(KEYS, ARGV)
+  local FIELDS = 8
+  local runId = ARGV[1]
+  local count = (#ARGV - 6) / FIELDS
+  local flags = {}
+  for i = 1, count do
+    flags[i] = 0
   end
-  if ARGV[1] == 'run_start' then
-    -- Who owns the thread, as the api wrote it; never overwritten. Written at every run_start, also one applied before,
-    -- so a thread Redis lost (a failover, a rebuild from the topic) is found by its project again.
-    -- (the api writes them all when it creates the thread: one look, and the writes only for a thread Redis lost)
-    if redis.call('HEXISTS', KEYS[1], 'project_id') == 0 then
-      redis.call('HSETNX', KEYS[1], 'project_id', ARGV[12])
-      redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[13])
-      redis.call('HSETNX', KEYS[1], 'created_at', ARGV[4])
-      redis.call('HSETNX', KEYS[1], 'metadata', ARGV[14])
-    end
+  local mark = 'history_len:' .. runId
+  local thread = hash_writes(KEYS[1])
+  local h = redis.call('HMGET', KEYS[1], 'project_id', 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq',
+    'pending_run', mark, 'renewed_at', 'history_count')
+  -- A deleted thread's hash is gone (delete_thread), and only a run_start of a thread Redis lost writes its owners
+  -- again: a thread whose hash names its project was not deleted, and the tombstone is looked at only when it does not.
+  if not h[1] and redis.call('EXISTS', KEYS[5]) == 1 then
+    return {flags, ''}
   end
-  local applied = redis.call('HMGET', KEYS[1], 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq')
-  if applied[1] == ARGV[8] and tonumber(ARGV[3]) <= tonumber(applied[2] or '-1') then
-    return {0, ''}
-  end
-  if applied[3] == ARGV[2] and tonumber(ARGV[7]) <= tonumber(applied[4] or '-1') then
-    return {0, ''}
-  end
-  if ARGV[1] ~= 'run_start' and applied[3] ~= ARGV[2] and redis.call('HGET', KEYS[1], 'pending_run') ~= ARGV[2]
-      and redis.call('HEXISTS', KEYS[1], 'history_len:' .. ARGV[2]) == 0 then
-    -- The thread holds no trace of this run's run_start (it sets pending_run and the history_len mark): a Redis failover
-    -- dropped it after acknowledging it, and this later event came first. Applied now, it would store the answer without
-    -- its question and move the thread past the run_start, which the relays' replay would then skip as applied before.
-    -- Left alone, the replay applies the run's events again in order.
-    return {0, ''}
-  end
+  local s = {project_id = h[1], partition = h[2], offset = tonumber(h[3] or '-1'), run = h[4], seq = tonumber(h[5] or '-1'),
+    pending_run = h[6], history_len = h[7] and tonumber(h[7])}
+  local pending_user = nil -- a run_start's user message met in this call (else read when its answer comes)
+  local renew = false
+  local pushedNew = false
   local handed = ''
-  redis.call('HSET', KEYS[1], 'applied_partition', ARGV[8], 'applied_offset', ARGV[3], 'applied_run', ARGV[2],
-    'applied_seq', ARGV[7], 'updated_at', ARGV[4])
-  local kind = ARGV[1]
-  if kind == 'run_start' then
-    -- Where the history stood before this run; a later attempt starts over from there, so what an earlier
-    -- attempt already stored (a message_final before the worker died) is not kept twice.
-    local mark = 'history_len:' .. ARGV[2]
-    redis.call('HSETNX', KEYS[1], mark, redis.call('LLEN', KEYS[2]))
-    if tonumber(ARGV[9]) > 1 then
-      local keep = tonumber(redis.call('HGET', KEYS[1], mark))
-      if keep == 0 then
-        redis.call('DEL', KEYS[2])
-      else
-        redis.call('LTRIM', KEYS[2], 0, keep - 1)
-      end
+  for i = 1, count do
+    local a = 7 + (i - 1) * FIELDS
+    local kind, offset, seq, createdAt = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3]
+    if kind == 'run_start' and not s.project_id then
+      -- Who owns the thread, as the api wrote it (never overwritten): a thread Redis lost (a failover, a rebuild from
+      -- the topic) is found by its project again.
+      s.project_id = ARGV[5]
+      redis.call('HSETNX', KEYS[1], 'project_id', ARGV[5])
+      redis.call('HSETNX', KEYS[1], 'agent_id', ARGV[6])
+      redis.call('HSETNX', KEYS[1], 'created_at', createdAt)
+      redis.call('HSETNX', KEYS[1], 'metadata', ARGV[a + 7])
+      renew = true
     end
-    redis.call('ZADD', KEYS[4], 'NX', ARGV[10], ARGV[2])
-    -- Held until the run answers: a run that fails says nothing and leaves no dangling question.
-    redis.call('HSET', KEYS[1], 'pending_run', ARGV[2], 'pending_user', ARGV[6])
-  elseif kind == 'message_final' and ARGV[6] ~= '' then
-    -- An empty message is an answer rejected for its shape: the model was asked again; nothing is kept.
-    if redis.call('HGET', KEYS[1], 'pending_run') == ARGV[2] then
-      local user = redis.call('HGET', KEYS[1], 'pending_user')
-      if user then
-        redis.call('RPUSH', KEYS[2], user)
-        redis.call('HDEL', KEYS[1], 'pending_user')
-      end
+    local skip = (s.partition == ARGV[2] and offset <= s.offset) or (s.run == runId and seq <= s.seq)
+    if not skip and kind ~= 'run_start' and s.run ~= runId and s.pending_run ~= runId and not s.history_len then
+      -- The thread holds no trace of this run's run_start (it sets pending_run and the history_len mark): a Redis failover
+      -- dropped it after acknowledging it, and this later event came first. Applied now, it would store the answer without
+      -- its question and move the thread past the run_start, which the relays' replay would then skip as applied before.
+      -- Left alone, the replay applies the run's events again in order.
+      skip = true
     end
-    redis.call('RPUSH', KEYS[2], ARGV[6])
-  elseif kind == 'run_end' then
-    redis.call('HDEL', KEYS[1], 'pending_run', 'pending_user', 'history_len:' .. ARGV[2])
-    -- History is written above, before the lock goes: the next turn always sees this one.
-    if redis.call('GET', KEYS[3]) == ARGV[2] then
-      -- The next waiting run takes the thread now; the relay (or, should it fail first, a sweeper) starts it.
-      handed = hand_thread_to_next(KEYS[3], KEYS[1], KEYS[6], ARGV[11])
+    if not skip then
+      flags[i] = 1
+      s.partition, s.offset, s.run, s.seq = ARGV[2], offset, runId, seq
+      thread.set('applied_partition', ARGV[2], 'applied_offset', ARGV[a + 1], 'applied_run', runId, 'applied_seq', ARGV[a + 2],
+        'updated_at', createdAt)
+      if kind == 'run_start' then
+        -- Where the history stood before this run; a later attempt starts over from there, so what an earlier
+        -- attempt already stored (a message_final before the worker died) is not kept twice.
+        -- ('history_count' follows the history's length as this function changes it; a thread written before it
+        -- was kept, or restored, asks the list)
+        if not s.history_len then
+          s.history_len = h[9] and tonumber(h[9]) or redis.call('LLEN', KEYS[2])
+          thread.set(mark, s.history_len)
+        end
+        if tonumber(ARGV[a + 5]) > 1 then
+          if s.history_len == 0 then
+            redis.call('DEL', KEYS[2])
+          else
+            redis.call('LTRIM', KEYS[2], 0, s.history_len - 1)
+          end
+          h[9] = tostring(s.history_len)
+          thread.set('history_count', s.history_len)
+        end
+        redis.call('ZADD', KEYS[4], 'NX', ARGV[a + 4], runId)
+        -- Held until the run answers: a run that fails says nothing and leaves no dangling question.
+        s.pending_run = runId
+        pending_user = ARGV[a + 6]
+        thread.set('pending_run', runId, 'pending_user', pending_user)
+      elseif kind == 'message_final' and ARGV[a + 6] ~= '' then
+        -- An empty message is an answer rejected for its shape: the model was asked again; nothing is kept.
+        local messages = {}
+        if s.pending_run == runId then
+          local user = pending_user or redis.call('HGET', KEYS[1], 'pending_user')
+          if user then
+            messages[1] = user
+            pending_user = nil
+            thread.unset('pending_user')
+          end
+        end
+        messages[#messages + 1] = ARGV[a + 6]
+        local length = redis.call('RPUSH', KEYS[2], unpack(messages))
+        h[9] = tostring(length)
+        thread.set('history_count', length)
+        if length == #messages then
+          pushedNew = true -- a history that starts now: it needs its retention
+        end
+      elseif kind == 'run_end' then
+        s.pending_run = nil
+        s.history_len = nil
+        pending_user = nil
+        thread.unset('pending_run', 'pending_user', mark)
+        -- The thread's retention restarts at a run's end, at most once in a thirtieth of it (a day of 30): a busy
+        -- thread does not pay three commands a turn for it, and it is kept 29 to 30 days after its last run.
+        local ended = tonumber(ARGV[a + 4])
+        if not h[8] or ended - tonumber(h[8]) >= tonumber(ARGV[3]) / 30 then
+          thread.set('renewed_at', ended)
+          renew = true
+        end
+        -- History is written above, before the lock goes: the next turn always sees this one.
+        if redis.call('GET', KEYS[3]) == runId then
+          -- The next waiting run takes the thread now; the relay (or, should it fail first, a sweeper) starts it.
+          handed = hand_thread_to_next(KEYS[3], thread, KEYS[6], ARGV[4])
+        end
+      end
     end
   end
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
-  redis.call('PEXPIRE', KEYS[4], ARGV[5])
-  return {1, handed}
+  thread.flush()
+  if renew then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    redis.call('PEXPIRE', KEYS[2], ARGV[3])
+    redis.call('PEXPIRE', KEYS[4], ARGV[3])
+  elseif pushedNew then
+    redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  end
+  return {flags, handed}
 end
-
 -- Adds a finished run's tokens to its publishable key family's spend of the day, once per run: a run_end
 -- the relay applies again (after a crash, or a rebuild) is not counted twice.
 -- KEYS[1] the day's spend hash, KEYS[2] the day's set of counted runs; ARGV[1] run id, ARGV[2] tokens,
@@ -686,7 +818,10 @@ local function release_thread(KEYS, ARGV)
   if holder ~= ARGV[1] and not (ARGV[1] == '' and not holder) then
     return nil
   end
-  return hand_thread_to_next(KEYS[1], KEYS[2], KEYS[3], ARGV[2])
+  local thread = hash_writes(KEYS[2])
+  local handed = hand_thread_to_next(KEYS[1], thread, KEYS[3], ARGV[2])
+  thread.flush()
+  return handed
 end
 
 -- Takes the thread for ARGV[1] when it is free, else puts the run in the thread's waiting list (at its head when
@@ -751,6 +886,22 @@ local function delete_run(KEYS, ARGV)
   return 1
 end
 
+-- An api node joins a run's watchers (a client that reads a run it did not start): the relay publishes the run's events
+-- to it too. 'watched' on the run tells the relay to look the watchers up; most runs have none but their creator.
+-- KEYS[1] ar:run:{id}   KEYS[2] ar:run:{id}:watchers   ARGV[1] node id   ARGV[2] how long the watchers are kept (ms)
+local function watch_run(KEYS, ARGV)
+  -- (a run Redis does not know, yet or any more, gets the mark for as long as the watchers are kept: its events may
+  -- still come, from a worker or a rebuild, and restore the rest)
+  local known = redis.call('EXISTS', KEYS[1]) == 1
+  redis.call('HSET', KEYS[1], 'watched', '1')
+  if not known then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  end
+  redis.call('SADD', KEYS[2], ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return 1
+end
+
 -- This library's version: a service checks it answers before it calls the rest.
 local function version(KEYS, ARGV)
   return VERSION
@@ -774,8 +925,9 @@ register('release_thread', release_thread)
 register('lock_or_wait', lock_or_wait)
 register('extend_thread_lock', extend_thread_lock)
 register('apply_run_events', apply_run_events)
-register('apply_thread_event', apply_thread_event)
+register('apply_thread_events', apply_thread_events)
 register('count_spend', count_spend)
+register('watch_run', watch_run)
 register('delete_thread', delete_thread)
 register('delete_run', delete_run)
 register('version', version, {'no-writes'})

@@ -80,7 +80,7 @@ final class RunExecutor {
     public RunOutcome execute(RunCommand command, RunOwnership.Claim.Won claim, CancelToken token) {
         RunEmitter emitter = new RunEmitter(publisher, command, claim.epoch(), claim.firstSeq(), clock);
         if (command.threadId() != null) {
-            threads.extendLock(command.threadId(), command.runId()); // time in the queue does not count against the run
+            threads.extendLockForStart(command.threadId(), command.runId(), command.createdAt()); // time in the queue does not count
         }
         try {
             RunStatus status = run.play(command, claim.epoch(), claim.resumes(), () -> setup(command, claim.resumes(), token), token, emitter);
