@@ -22,6 +22,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           taken over about this long after its last renewal
  * @param leaseRenewInterval how often the worker renews all its leases (one pipelined round trip)
  * @param sweepInterval      how often this worker's sweeper looks for lapsed leases and lost commands
+ * @param indexRepair        where the due index repair scans ({@link IndexRepairMode}): on a Redis Cluster only (the
+ *                           default), always, or never
+ * @param indexRepairInterval how often it scans one page (1,000 keys) of the run hashes
  * @param claimRetry         how long a command's claim is retried while Redis is unreachable before the
  *                           record goes back to the share group (inside the broker's 30 s acquisition lock)
  * @param startTimeout       a run that no worker claimed this long after it was accepted ends failed
@@ -43,6 +46,7 @@ public record WorkerSettings(
         @DefaultValue("5s") Duration leaseDuration,
         @DefaultValue("1s") Duration leaseRenewInterval,
         @DefaultValue("1s") Duration sweepInterval,
+        @DefaultValue("cluster") IndexRepairMode indexRepair,
         @DefaultValue("5s") Duration indexRepairInterval,
         @DefaultValue("20s") Duration claimRetry,
         @DefaultValue("15m") Duration startTimeout,
@@ -59,6 +63,19 @@ public record WorkerSettings(
         if (id.isBlank()) {
             id = "worker-" + hostName() + "-" + ProcessHandle.current().pid();
         }
+    }
+
+    /** Whether the due index repair runs ({@code agentrun.worker.index-repair}). */
+    public boolean repairsIndex(boolean cluster) {
+        return indexRepair == IndexRepairMode.ALWAYS || (indexRepair == IndexRepairMode.CLUSTER && cluster);
+    }
+
+    /**
+     * Where the due index repair runs: a Redis Cluster can keep a run and lose its entry (another shard, failed over);
+     * one primary cannot (it loses a suffix of its writes, and a run's entry is written before the run).
+     */
+    public enum IndexRepairMode {
+        CLUSTER, ALWAYS, NEVER
     }
 
     private static String hostName() {

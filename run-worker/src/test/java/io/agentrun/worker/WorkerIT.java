@@ -74,6 +74,7 @@ class WorkerIT {
                 "--agentrun.worker.id=worker-under-test", "--agentrun.state.claim-timeout=2s",
                 "--agentrun.worker.lease-duration=2s", "--agentrun.worker.lease-renew-interval=500ms",
                 "--agentrun.worker.start-timeout=12s", "--agentrun.worker.index-repair-interval=1s",
+                "--agentrun.worker.index-repair=always", // a lost entry is simulated on one redis-server
                 "--agentrun.worker.sweep-pause-after-redis-fault=3s");
         worker.getBean(AgentCatalog.class).put(PROJECT, AgentDefinition.scripted("assistant"));
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers()),

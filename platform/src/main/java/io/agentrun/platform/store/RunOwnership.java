@@ -106,7 +106,8 @@ public final class RunOwnership {
 
     /**
      * Claims every run of {@code runIds} (one poll's commands) in one pipelined round trip, plus one for the
-     * index entries of those won.
+     * index entries of those won that must move to their lease's end (not a first claim moments after the api wrote the
+     * run: its entry stands, and the lease renewals move it).
      *
      * @return one claim per run id, in order
      * @throws io.lettuce.core.RedisException when Redis could not be asked (none is known claimed then: a retry
@@ -130,14 +131,20 @@ public final class RunOwnership {
         List<Claim> claims = new ArrayList<>(runIds.size());
         List<CompletableFuture<?>> indexed = new ArrayList<>();
         for (int i = 0; i < runIds.size(); i++) {
-            Claim claim = toClaim(replies.get(i).join());
-            if (claim instanceof Claim.Won) {
+            List<Object> reply = replies.get(i).join();
+            Claim claim = toClaim(reply);
+            if (claim instanceof Claim.Won && !entryStands(reply)) {
                 indexed.add(async.zadd(dueIndex, (double) until, runIds.get(i)).toCompletableFuture());
             }
             claims.add(claim);
         }
         redis.await(CompletableFuture.allOf(indexed.toArray(CompletableFuture[]::new)), timeout, "the claims' index entries");
         return claims;
+    }
+
+    /** A won claim's reply says the api's entry in the due index stands in for the lease's (claim_run). */
+    private static boolean entryStands(List<Object> reply) {
+        return reply.size() > 4 && Long.valueOf(1L).equals(reply.get(4));
     }
 
     /**

@@ -77,9 +77,11 @@ local function hash_writes(key)
 end
 
 -- The thread's lock goes to the first run waiting for it (for lock_ttl ms), or is freed when none waits; the thread's
--- 'active_run' says so through thread_writes (its hash_writes). Returns the run it went to, or '' when freed.
-local function hand_thread_to_next(lock, thread_writes, waiting, lock_ttl)
-  local next = redis.call('LPOP', waiting)
+-- 'active_run' says so through thread_writes (its hash_writes). has_waiting is the thread's field of that name: '0' when
+-- no run has waited since the list was last found empty (lock_or_wait sets '1'), so the list is not looked at; nil when
+-- unknown. Returns the run it went to, or '' when freed.
+local function hand_thread_to_next(lock, thread_writes, waiting, lock_ttl, has_waiting)
+  local next = has_waiting ~= '0' and redis.call('LPOP', waiting)
   if next then
     redis.call('SET', lock, next, 'PX', lock_ttl)
     thread_writes.set('active_run', next)
@@ -87,6 +89,9 @@ local function hand_thread_to_next(lock, thread_writes, waiting, lock_ttl)
   end
   redis.call('DEL', lock)
   thread_writes.unset('active_run')
+  if has_waiting ~= '0' then
+    thread_writes.set('has_waiting', '0')
+  end
   return ''
 end
 
@@ -94,15 +99,16 @@ end
 -- of the command, one wins; a run that ended (or was refused) is never claimed again.
 -- KEYS[1] ar:run:{id}   KEYS[2] ar:cancel:{id} (the run's cancel flag)
 -- ARGV[1] worker id   ARGV[2] now (ms)   ARGV[3] lease (ms)
--- Returns {outcome, epoch, fence_seq, resumes}: outcome 1 = claimed (epoch is the new epoch; events of this epoch
--- start at fence_seq + 1; resumes = 1 when the run paused for an approval and goes on from its checkpoint), 0 = the
+-- Returns {outcome, epoch, fence_seq, resumes[, entry_stands]}: outcome 1 = claimed (epoch is the new epoch; events of
+-- this epoch start at fence_seq + 1; resumes = 1 when the run paused for an approval and goes on from its checkpoint;
+-- entry_stands = 1 when the run's due index entry need not move to the lease's end), 0 = the
 -- run has ended, -1 = another worker holds a live lease, -2 = Redis does not know the run (it lost the data, or the
 -- run's retention passed), 2 = this worker holds a live lease on it already (its own earlier claim whose reply was
 -- lost, or a copy of the command while it runs the run: the worker tells them apart by what it executes), -3 = the
 -- run waits for a person's decision on a tool call: nobody runs it before one is recorded (or it is cancelled).
 local function claim_run(KEYS, ARGV)
   local h = redis.call('HMGET', KEYS[1], 'status', 'owner', 'lease_until', 'epoch', 'last_seq', 'approval_call', 'decision',
-    'resumed_for', 'requeue_at', 'requeues')
+    'resumed_for', 'requeue_at', 'requeues', 'created_ms')
   local status = h[1]
   if not status then
     return {-2, 0, -1, 0}
@@ -134,7 +140,10 @@ local function claim_run(KEYS, ARGV)
   if h[9] or h[10] then
     redis.call('HDEL', KEYS[1], 'requeue_at', 'requeues')
   end
-  return {1, epoch, tonumber(h[5] or '-1'), paused and 1 or 0}
+  -- A first claim moments after the api wrote the run: the api's entry in the due index (its claim timeout on) stands
+  -- in for the lease's, and the lease renewals move it (XX); a sweep that comes first finds the lease and waits.
+  local entry_stands = epoch == 1 and not h[10] and h[11] and now - tonumber(h[11]) < tonumber(ARGV[3]) / 2
+  return {1, epoch, tonumber(h[5] or '-1'), paused and 1 or 0, entry_stands and 1 or 0}
 end
 
 -- Extends a worker's lease on a run, only while the worker still owns the run in the same epoch.
@@ -424,6 +433,8 @@ local function lock_thread(KEYS, ARGV)
     fields[#fields + 1] = ARGV[5]
     fields[#fields + 1] = 'history_count'
     fields[#fields + 1] = '0'
+    fields[#fields + 1] = 'has_waiting'
+    fields[#fields + 1] = '0'
     if taken then
       fields[#fields + 1] = 'active_run'
       fields[#fields + 1] = ARGV[1]
@@ -685,8 +696,15 @@ local function apply_thread_events(KEYS, ARGV)
   end
   local mark = 'history_len:' .. runId
   local thread = hash_writes(KEYS[1])
-  local h = redis.call('HMGET', KEYS[1], 'project_id', 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq',
-    'pending_run', mark, 'renewed_at', 'history_count')
+  local fields = {'project_id', 'applied_partition', 'applied_offset', 'applied_run', 'applied_seq', 'pending_run', mark,
+    'renewed_at', 'history_count', 'active_run', 'has_waiting'}
+  for i = 1, count do
+    if ARGV[7 + (i - 1) * FIELDS] == 'message_final' then
+      fields[#fields + 1] = 'pending_user' -- (a question the answer goes after: read only with an answer)
+      break
+    end
+  end
+  local h = redis.call('HMGET', KEYS[1], unpack(fields))
   -- A deleted thread's hash is gone (delete_thread), and only a run_start of a thread Redis lost writes its owners
   -- again: a thread whose hash names its project was not deleted, and the tombstone is looked at only when it does not.
   if not h[1] and redis.call('EXISTS', KEYS[5]) == 1 then
@@ -751,10 +769,11 @@ local function apply_thread_events(KEYS, ARGV)
         -- An empty message is an answer rejected for its shape: the model was asked again; nothing is kept.
         local messages = {}
         if s.pending_run == runId then
-          local user = pending_user or redis.call('HGET', KEYS[1], 'pending_user')
+          local user = pending_user or h[12]
           if user then
             messages[1] = user
             pending_user = nil
+            h[12] = nil
             thread.unset('pending_user')
           end
         end
@@ -777,10 +796,14 @@ local function apply_thread_events(KEYS, ARGV)
           thread.set('renewed_at', ended)
           renew = true
         end
-        -- History is written above, before the lock goes: the next turn always sees this one.
-        if redis.call('GET', KEYS[3]) == runId then
+        -- History is written above, before the lock goes: the next turn always sees this one. 'active_run' names the
+        -- lock's holder (every transition that moves the lock writes it); the lock itself is asked only when it does not.
+        local holder = h[10] or redis.call('GET', KEYS[3])
+        if holder == runId then
           -- The next waiting run takes the thread now; the relay (or, should it fail first, a sweeper) starts it.
-          handed = hand_thread_to_next(KEYS[3], thread, KEYS[6], ARGV[4])
+          handed = hand_thread_to_next(KEYS[3], thread, KEYS[6], ARGV[4], h[11])
+          h[10] = handed ~= '' and handed or nil
+          h[11] = handed ~= '' and h[11] or '0'
         end
       end
     end
@@ -819,7 +842,7 @@ local function release_thread(KEYS, ARGV)
     return nil
   end
   local thread = hash_writes(KEYS[2])
-  local handed = hand_thread_to_next(KEYS[1], thread, KEYS[3], ARGV[2])
+  local handed = hand_thread_to_next(KEYS[1], thread, KEYS[3], ARGV[2], nil)
   thread.flush()
   return handed
 end
@@ -837,6 +860,7 @@ local function lock_or_wait(KEYS, ARGV)
     redis.call('HSET', KEYS[2], 'active_run', ARGV[1])
     return {0, ''}
   end
+  redis.call('HSET', KEYS[2], 'has_waiting', '1')
   local place
   if ARGV[5] == 'front' then
     redis.call('LPUSH', KEYS[3], ARGV[1])

@@ -16,6 +16,12 @@ import org.slf4j.LoggerFactory;
  * a run no sweeper looks at would wait for ever (an unconfirmed one, whose creator died, among them). One page of a
  * scan over the run hashes every {@code index-repair-interval}, continuing where the last page ended: a pass over
  * 100,000 retained runs takes 100 pages.
+ *
+ * <p>Only on a Redis Cluster, unless told otherwise ({@code agentrun.worker.index-repair}). One primary (with replicas) that fails over, or restarts from its append-only file,
+ * loses a suffix of its writes, never a write from the middle; a run's entry is written before its hash (the api's
+ * {@code ZADD}, then its {@code HSET}, on one connection), and later moves of the entry only set its time (an entry
+ * whose move is lost is looked at early, and rescheduled). So such a Redis never keeps a run without its entry, and the
+ * scan (one {@code HMGET} per retained run per pass) would find nothing.
  */
 final class IndexRepair extends PeriodicTask {
 
@@ -24,14 +30,19 @@ final class IndexRepair extends PeriodicTask {
 
     private final RunOwnership ownership;
     private final BooleanSupplier paused;
+    private final boolean enabled;
     private final LongAdder repaired = new LongAdder();
     private ScanCursor cursor = ScanCursor.INITIAL;
 
-    /** @param paused while true, nothing is put back: the sweeper's pause after a Redis fault, while relays re-apply the topic */
-    IndexRepair(RunOwnership ownership, Duration every, BooleanSupplier paused, ScheduledExecutorService timer) {
+    /**
+     * @param paused while true, nothing is put back: the sweeper's pause after a Redis fault, while relays re-apply the topic
+     * @param enabled whether it scans at all (on a Redis Cluster, by default)
+     */
+    IndexRepair(RunOwnership ownership, Duration every, BooleanSupplier paused, boolean enabled, ScheduledExecutorService timer) {
         super(timer, every);
         this.ownership = ownership;
         this.paused = paused;
+        this.enabled = enabled;
     }
 
     /** Runs this worker put back in the due index. */
@@ -41,7 +52,7 @@ final class IndexRepair extends PeriodicTask {
 
     @Override
     protected void runOnce() {
-        if (paused.getAsBoolean()) {
+        if (!enabled || paused.getAsBoolean()) {
             return;
         }
         try {

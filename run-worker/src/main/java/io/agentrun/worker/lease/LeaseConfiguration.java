@@ -46,9 +46,9 @@ class LeaseConfiguration {
     }
 
     @Bean
-    IndexRepair indexRepair(RunOwnership ownership, WorkerSettings settings, RunSweeper sweeper,
+    IndexRepair indexRepair(RunOwnership ownership, WorkerSettings settings, RunSweeper sweeper, RedisConnections redis,
             @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
-        return new IndexRepair(ownership, settings.indexRepairInterval(), sweeper::paused, timers);
+        return new IndexRepair(ownership, settings.indexRepairInterval(), sweeper::paused, settings.repairsIndex(redis.cluster()), timers);
     }
 
     @Bean
