@@ -25,7 +25,7 @@ public final class RunStore {
     /**
      * The run hash's fields, every one of them: the api, the workers' claim, lease and sweep scripts
      * ({@link RunOwnership}) and the relay's scripts (event-state) write these names and no other
-     * ({@code RunHashSchemaTest} reads the scripts to hold them to it).
+     * ({@code RunStateOwnerTest} reads the library to hold it to them).
      */
     public static final String STATUS = "status";
     public static final String PROJECT = "project_id";
@@ -84,6 +84,8 @@ public final class RunStore {
      * runs); nodes that join later are in {@code RedisKeys.runWatchers}.
      */
     public static final String NODE = "node";
+    /** "1" once another api node joined the run ({@code watch_run}): the relay looks its watchers up only then. */
+    public static final String WATCHED = "watched";
     /** The due index the run belongs in (its deployment's commands topic): where an index repair puts it back. */
     public static final String DUE_INDEX = "due_index";
     /** The api node that recorded the run and confirms or refuses its command ({@link ApiNodeLeases}). */
