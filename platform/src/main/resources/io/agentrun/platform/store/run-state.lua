@@ -171,11 +171,13 @@ end
 -- KEYS[1] ar:run:{id}   ARGV[1] worker id   ARGV[2] epoch   ARGV[3] terminal status or ''   ARGV[4] now (ISO-8601)
 -- Returns 1 when done, 0 when this worker no longer owned the run (a zombie must not end another's run).
 local function release_run(KEYS, ARGV)
-  local h = redis.call('HMGET', KEYS[1], 'owner', 'epoch')
+  local h = redis.call('HMGET', KEYS[1], 'owner', 'epoch', 'status')
   if not owns(h, ARGV[1], ARGV[2]) then
     return 0
   end
-  if ARGV[3] == '' then
+  if ARGV[3] == '' or is_terminal(h[3]) then
+    -- (a run that ended keeps the end it has: its run_end applied first, or its thread deleted under the worker,
+    -- cancelled with thread_deleted, which the worker's own end must not overwrite)
     let_go(KEYS[1])
   else
     let_go(KEYS[1], 'status', ARGV[3], 'ended_at', ARGV[4])
@@ -190,8 +192,9 @@ end
 -- Returns 1 parked, 2 decided already (a fast decision, recorded before this: the caller hands the run back so it
 -- goes on at once), 0 this worker no longer owned the run.
 local function park_run(KEYS, ARGV)
-  local h = redis.call('HMGET', KEYS[1], 'owner', 'epoch', 'approval_call', 'decision')
-  if not owns(h, ARGV[1], ARGV[2]) then
+  local h = redis.call('HMGET', KEYS[1], 'owner', 'epoch', 'approval_call', 'decision', 'status')
+  if not owns(h, ARGV[1], ARGV[2]) or is_terminal(h[5]) then
+    -- (a run that ended, its thread deleted under the worker, say, waits for nobody)
     return 0
   end
   if h[3] == ARGV[3] and h[4] then
@@ -904,9 +907,12 @@ local function delete_run(KEYS, ARGV)
   redis.call('HDEL', KEYS[1], 'output', 'output_json', 'command', 'error_message', 'usage', 'checkpoint', 'approval',
     'decision_reason')
   if not is_terminal(status) then
-    redis.call('HSET', KEYS[1], 'status', 'cancelled', 'error_code', 'thread_deleted')
+    -- Ended here, as a sweeper ends a run: nobody holds it any more, so its worker's park, hand-back or finish find it
+    -- not theirs (and cannot write an end over this one); its late events are ignored ('deleted').
+    let_go(KEYS[1], 'status', 'cancelled', 'error_code', 'thread_deleted', 'deleted', '1')
+  else
+    redis.call('HSET', KEYS[1], 'deleted', '1')
   end
-  redis.call('HSET', KEYS[1], 'deleted', '1')
   return 1
 end
 
