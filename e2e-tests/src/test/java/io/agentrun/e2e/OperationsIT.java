@@ -244,6 +244,41 @@ class OperationsIT {
         assertThat(admin.body()).contains("thread_deleted").contains("was deleted at").doesNotContain("erase me");
     }
 
+    @Test
+    void aRunWaitingForAPersonOnADeletedThreadIsRefusedADecisionAndComesBackFromNoRebuild() throws Exception {
+        AgentDefinition approver = TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build();
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
+        HttpResponse<InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"6*7\"}"));
+        List<SseEvent> before = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
+        String threadId = opened.headers().firstValue("x-thread-id").orElseThrow();
+        String runId = opened.headers().firstValue("x-run-id").orElseThrow();
+        String callId = CODEC.read(before.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString();
+        opened.body().close();
+        String decision = "/api/v1/threads/" + threadId + "/runs/" + runId + "/approvals/" + callId;
+
+        HttpResponse<String> deleted = client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null);
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        assertThat(pipeline.redis().sync().hmget(RedisKeys.run(runId), "checkpoint", "approval", "status", "error_code"))
+                .extracting(kv -> kv.getValueOrElse(null)).containsExactly(null, null, "cancelled", "thread_deleted");
+        assertThat(client.exchange("POST", decision, Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}")
+                .statusCode()).as("a decision after the deletion").isEqualTo(404);
+
+        pipeline.redis().sync().flushall();
+        pipeline.apiBean(Bootstrap.class).afterSingletonsInstantiated();
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
+        pipeline.redis().sync().set(RedisKeys.threadDeleted(threadId), "{}"); // as the running relay may have, after the FLUSHALL
+        String group = (String) pipeline.properties().get("agentrun.kafka.relay-group");
+        Cli rebuilt = cli("rebuild-state", "--relay-group", group, "--force");
+
+        assertThat(rebuilt.status).as(rebuilt.err).isZero();
+        assertThat(client.get("/api/v1/runs/" + runId).statusCode()).isEqualTo(404);
+        assertThat(pipeline.redis().sync().hmget(RedisKeys.run(runId), "checkpoint", "approval", "output_json"))
+                .as("what the person was to decide on, and the conversation so far").allMatch(kv -> !kv.hasValue());
+        assertThat(pipeline.redis().sync().exists(RedisKeys.runEvents(runId))).isZero();
+        assertThat(client.exchange("POST", decision, Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}")
+                .statusCode()).as("a decision after the rebuild").isEqualTo(404);
+    }
+
     /** The response's bytes as the client received them, without keepalive comments (they carry no event). */
     private static byte[] eventBytes(HttpResponse<InputStream> response) throws Exception {
         try (InputStream body = response.body()) {
