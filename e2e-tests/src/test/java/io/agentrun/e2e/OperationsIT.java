@@ -177,14 +177,11 @@ class OperationsIT {
 
     @Test
     void aRunThatWaitsForAPersonIsShownByReplayAndRestoredByARebuildAndThenGoesOnWhenDecided() throws Exception {
-        AgentDefinition approver = TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build();
-        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
-        HttpResponse<InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"6*7\"}"));
-        List<SseEvent> before = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
-        String threadId = opened.headers().firstValue("x-thread-id").orElseThrow();
-        String runId = opened.headers().firstValue("x-run-id").orElseThrow();
-        String callId = CODEC.read(before.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString();
-        opened.body().close();
+        WaitingRun paused = waitingRun();
+        AgentDefinition approver = paused.agent();
+        String threadId = paused.threadId();
+        String runId = paused.runId();
+        String callId = paused.callId();
 
         Cli pretty = cli("replay", "--thread", threadId, "--format", "pretty");
         assertThat(new String(pretty.out, StandardCharsets.UTF_8)).contains("approval_required", "waits for a decision on calculator");
@@ -202,7 +199,7 @@ class OperationsIT {
         HttpResponse<String> decided = client.exchange("POST", "/api/v1/threads/" + threadId + "/runs/" + runId + "/approvals/" + callId,
                 Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}");
         assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
-        ApiClient.StreamResponse rest = client.join(threadId, runId, before.getLast().id());
+        ApiClient.StreamResponse rest = client.join(threadId, runId, paused.lastEventId());
         assertThat(rest.events()).as("the resumed run's events: %s", rest.events()).extracting(SseEvent::event)
                 .startsWith("approval_decided").contains("tool_end");
         assertThat(CODEC.read(rest.events().getLast().data(), JsonNode.class).at("/data/output").asString())
@@ -246,14 +243,11 @@ class OperationsIT {
 
     @Test
     void aRunWaitingForAPersonOnADeletedThreadIsRefusedADecisionAndComesBackFromNoRebuild() throws Exception {
-        AgentDefinition approver = TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build();
-        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
-        HttpResponse<InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"6*7\"}"));
-        List<SseEvent> before = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
-        String threadId = opened.headers().firstValue("x-thread-id").orElseThrow();
-        String runId = opened.headers().firstValue("x-run-id").orElseThrow();
-        String callId = CODEC.read(before.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString();
-        opened.body().close();
+        WaitingRun waiting = waitingRun();
+        AgentDefinition approver = waiting.agent();
+        String threadId = waiting.threadId();
+        String runId = waiting.runId();
+        String callId = waiting.callId();
         String decision = "/api/v1/threads/" + threadId + "/runs/" + runId + "/approvals/" + callId;
 
         HttpResponse<String> deleted = client.exchange("DELETE", "/api/v1/threads/" + threadId, Map.of(), null);
@@ -277,6 +271,22 @@ class OperationsIT {
         assertThat(pipeline.redis().sync().exists(RedisKeys.runEvents(runId))).isZero();
         assertThat(client.exchange("POST", decision, Map.of("content-type", "application/json"), "{\"decision\": \"approve\"}")
                 .statusCode()).as("a decision after the rebuild").isEqualTo(404);
+    }
+
+    /** A run of the "approver" agent (put in the catalog) that waits for a person's decision on a calculator call. */
+    private WaitingRun waitingRun() throws Exception {
+        AgentDefinition approver = TestData.anAgent().id("approver").approvalRequired(Duration.ofHours(1), "calculator").build();
+        pipeline.apiBean(AgentCatalog.class).put(pipeline.projectId, approver);
+        HttpResponse<InputStream> opened = client.openStream("approver", null, ApiClient.body("/tool calculator {\"expression\": \"6*7\"}"));
+        List<SseEvent> before = ApiClient.readUntil(opened.body(), e -> !"approval_required".equals(e.event()));
+        opened.body().close();
+        return new WaitingRun(approver, opened.headers().firstValue("x-thread-id").orElseThrow(),
+                opened.headers().firstValue("x-run-id").orElseThrow(),
+                CODEC.read(before.getLast().data(), JsonNode.class).at("/data/tool_call_id").asString(), before.getLast().id());
+    }
+
+    /** @param lastEventId the id of its approval_required event, where a client that joins it goes on from */
+    private record WaitingRun(AgentDefinition agent, String threadId, String runId, String callId, String lastEventId) {
     }
 
     /** The response's bytes as the client received them, without keepalive comments (they carry no event). */

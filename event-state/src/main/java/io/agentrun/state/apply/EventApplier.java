@@ -45,7 +45,6 @@ public final class EventApplier {
 
     private static final Duration SPEND_KEPT = Duration.ofDays(2);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-    private static final CompletableFuture<Boolean> NOT_WRITTEN = CompletableFuture.completedFuture(false);
     /** The thread script's first answer when it applied the event now (0: before, or a deleted thread). */
     private static final Long THREAD_APPLIED = 1L;
 

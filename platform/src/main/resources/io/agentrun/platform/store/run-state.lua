@@ -715,7 +715,7 @@ local function apply_thread_events(KEYS, ARGV)
   end
   local s = {project_id = h[1], partition = h[2], offset = tonumber(h[3] or '-1'), run = h[4], seq = tonumber(h[5] or '-1'),
     pending_run = h[6], history_len = h[7] and tonumber(h[7])}
-  local pending_user = nil -- a run_start's user message met in this call (else read when its answer comes)
+  local pending_user = h[12] -- the run's question the answer goes after: its run_start's, in this call or before
   local renew = false
   local pushedNew = false
   local handed = ''
@@ -771,14 +771,10 @@ local function apply_thread_events(KEYS, ARGV)
       elseif kind == 'message_final' and ARGV[a + 6] ~= '' then
         -- An empty message is an answer rejected for its shape: the model was asked again; nothing is kept.
         local messages = {}
-        if s.pending_run == runId then
-          local user = pending_user or h[12]
-          if user then
-            messages[1] = user
-            pending_user = nil
-            h[12] = nil
-            thread.unset('pending_user')
-          end
+        if s.pending_run == runId and pending_user then
+          messages[1] = pending_user
+          pending_user = nil
+          thread.unset('pending_user')
         end
         messages[#messages + 1] = ARGV[a + 6]
         local length = redis.call('RPUSH', KEYS[2], unpack(messages))
@@ -805,8 +801,6 @@ local function apply_thread_events(KEYS, ARGV)
         if holder == runId then
           -- The next waiting run takes the thread now; the relay (or, should it fail first, a sweeper) starts it.
           handed = hand_thread_to_next(KEYS[3], thread, KEYS[6], ARGV[4], h[11])
-          h[10] = handed ~= '' and handed or nil
-          h[11] = handed ~= '' and h[11] or '0'
         end
       end
     end
