@@ -161,7 +161,7 @@ class WorkerIT {
     @Test
     void anAcceptedCommandThatNeverArrivedIsProducedAgainBySweeperAfterTheClaimTimeout() {
         RunCommand command = queued(Ids.newThreadId(), "lost on its way"); // recorded, acknowledged, then lost
-        worker.getBean(RunStore.class).markSent(command.runId());
+        assertThat(worker.getBean(RunStore.class).confirmSentAll(List.of(command.runId()))).as("abandoned").isEmpty();
 
         List<RunEvent> events = eventsOf(command.runId());
 

@@ -33,7 +33,7 @@ class AuthConfiguration {
     }
 
     @Bean
-    SpendCaps spendCaps(RedisConnections redis, Clock clock) {
-        return new SpendCaps(redis, clock);
+    SpendCaps spendCaps(Clock clock) {
+        return new SpendCaps(clock);
     }
 }

@@ -6,7 +6,6 @@ import io.agentrun.platform.redis.LuaScript;
 final class Scripts {
 
     static final LuaScript RATE_LIMIT = LuaScript.fromResource(Scripts.class, "rate-limit.lua");
-    static final LuaScript CHARGE_RUN = LuaScript.fromResource(Scripts.class, "charge-run.lua");
 
     private Scripts() {
     }

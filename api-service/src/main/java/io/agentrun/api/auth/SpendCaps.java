@@ -3,8 +3,8 @@ package io.agentrun.api.auth;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.admin.SpendCap;
-import io.agentrun.model.naming.RedisKeys;
-import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.store.RunStarts;
+import org.jspecify.annotations.Nullable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -19,39 +19,32 @@ public final class SpendCaps {
 
     private static final Duration KEEP = Duration.ofDays(2);
 
-    private final RedisConnections redis;
     private final Clock clock;
 
-    public SpendCaps(RedisConnections redis, Clock clock) {
-        this.redis = redis;
+    public SpendCaps(Clock clock) {
         this.clock = clock;
     }
 
     /**
-     * Counts a run for a publishable caller; nothing for other callers.
-     *
-     * @throws ApiProblem {@code spend_cap_reached}, with Retry-After until the next UTC day
+     * What a publishable caller's run counts against, taken with the run's start ({@code RunStarts}); null for other
+     * callers.
      */
-    public void chargeRun(Caller caller) {
+    public RunStarts.@Nullable SpendCharge chargeFor(Caller caller) {
         SpendCap cap = caller.spendCap();
         if (cap == null || caller.keyFamily() == null) {
-            return;
+            return null;
         }
-        LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        long counted = Scripts.CHARGE_RUN.run(redis.sync(), new String[] {RedisKeys.spend(caller.keyFamily(), today.toString())},
-                Long.toString(cap.runs()), Long.toString(cap.tokens()), Long.toString(KEEP.toSeconds()));
-        if (counted == 0) {
-            Duration untilTomorrow = Duration.between(clock.instant(), today.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
-            throw new ApiProblem(ErrorCode.SPEND_CAP_REACHED, "this key's daily spend cap is reached; it resets at 00:00 UTC")
-                    .retryAfter(untilTomorrow);
-        }
+        return new RunStarts.SpendCharge(caller.keyFamily(), today().toString(), cap.runs(), cap.tokens(), KEEP);
     }
 
-    /** Gives back a run counted by {@link #chargeRun} that was then not started. */
-    public void refundRun(Caller caller) {
-        if (caller.spendCap() != null && caller.keyFamily() != null) {
-            redis.sync().hincrby(RedisKeys.spend(caller.keyFamily(), LocalDate.now(clock.withZone(ZoneOffset.UTC)).toString()),
-                    "runs", -1);
-        }
+    /** The problem for a run its caller's cap refused: Retry-After until the next UTC day. */
+    public ApiProblem capReached() {
+        Duration untilTomorrow = Duration.between(clock.instant(), today().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+        return new ApiProblem(ErrorCode.SPEND_CAP_REACHED, "this key's daily spend cap is reached; it resets at 00:00 UTC")
+                .retryAfter(untilTomorrow);
+    }
+
+    private LocalDate today() {
+        return LocalDate.now(clock.withZone(ZoneOffset.UTC));
     }
 }

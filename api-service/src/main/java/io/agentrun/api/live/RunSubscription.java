@@ -41,6 +41,8 @@ public final class RunSubscription implements AutoCloseable {
     private final int maxQueued;
     private volatile boolean overflowed;
     private volatile boolean interrupted;
+    /** Set once any event of the run reached this node: a worker has claimed it. */
+    private volatile boolean heardFrom;
     private final TreeMap<Long, Frame> early = new TreeMap<>();
     private long expected;
     private boolean backlogHasMore;
@@ -72,6 +74,11 @@ public final class RunSubscription implements AutoCloseable {
         return runId;
     }
 
+    /** Whether an event of the run has reached this node (live or from its backlog): a worker has claimed it. */
+    public boolean heardFrom() {
+        return heardFrom;
+    }
+
     /** The run's events of one live message, as queued. */
     private record Received(List<Frame> frames) {
         /** Wakes the waiting thread; it holds no event. */
@@ -80,6 +87,7 @@ public final class RunSubscription implements AutoCloseable {
 
     /** This run's events of one live message of this node's channel, in order. */
     void offer(List<Frame> frames) {
+        heardFrom = true;
         int events = frames.size();
         int queuedNow = queued.addAndGet(events);
         // One message is taken whole when nothing waits, even when it alone holds more (a relay batch of at most
@@ -194,6 +202,9 @@ public final class RunSubscription implements AutoCloseable {
             // Redis or Kafka away for a moment: the next check tries again; the stream keeps waiting, not failing.
             log.warn("run {}: could not read the backlog from seq {} ({}); retrying", runId, expected, e.getMessage());
             return;
+        }
+        if (!frames.isEmpty()) {
+            heardFrom = true;
         }
         for (Frame frame : frames) {
             if (early.putIfAbsent(frame.seq(), frame) == null && missedLive && frame.seq() >= expected) {

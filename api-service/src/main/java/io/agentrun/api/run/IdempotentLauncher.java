@@ -1,6 +1,5 @@
 package io.agentrun.api.run;
 
-import io.agentrun.api.ApiSettings;
 import io.agentrun.api.auth.Caller;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
@@ -11,6 +10,8 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.digest.Digests;
+import io.agentrun.platform.store.IdempotencyKeys;
+import io.agentrun.platform.store.RunStarts;
 import io.agentrun.platform.store.RunStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,15 +39,14 @@ public final class IdempotentLauncher {
     private static final int MAX_LENGTH = 255;
 
     private final RunLauncher launcher;
-    private final IdempotencyRecords records;
+    private final IdempotencyKeys records;
     private final RunStore runs;
     private final LiveEvents live;
     private final JsonCodec codec;
 
-    public IdempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec,
-            io.agentrun.platform.redis.RedisConnections redis, ApiSettings settings) {
+    public IdempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec, IdempotencyKeys records) {
         this.launcher = launcher;
-        this.records = new IdempotencyRecords(redis, settings.idempotencyRetention());
+        this.records = records;
         this.runs = runs;
         this.live = live;
         this.codec = codec;
@@ -68,15 +68,18 @@ public final class IdempotentLauncher {
         long giveUpAt = System.currentTimeMillis() + STALE_AFTER.toMillis() + POLL.toMillis() * 100;
         while (System.currentTimeMillis() < giveUpAt) {
             String runId = Ids.newRunId();
-            Optional<IdempotencyRecords.Held> held = records.reserve(digest, fingerprint, runId);
-            if (held.isEmpty()) {
-                Optional<LaunchedRun> started = start(caller, agentId, threadId, mode, ifBusy, request, digest, runId);
+            IdempotencyKeys.Held holder;
+            try {
+                // The key is reserved by the run's start itself (one Redis call); a key that names a run comes back here.
+                Optional<LaunchedRun> started = start(caller, agentId, threadId, mode, ifBusy, request, digest, runId,
+                        new RunStarts.Reservation(digest, fingerprint));
                 if (started.isPresent()) {
                     return started.get();
                 }
                 continue;
+            } catch (RunLauncher.KeyHeld held) {
+                holder = held.held();
             }
-            IdempotencyRecords.Held holder = held.get();
             if (!holder.fingerprint().equals(fingerprint)) {
                 throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                         "this Idempotency-Key was used with another request; use a new key for a new request");
@@ -108,15 +111,19 @@ public final class IdempotentLauncher {
             records.takeOver(digest, runId, staleRunId);
             return Optional.empty();
         }
-        return start(caller, agentId, threadId, mode, ifBusy, request, digest, runId);
+        return start(caller, agentId, threadId, mode, ifBusy, request, digest, runId, null);
     }
 
-    /** @return empty when another request took the key over before this run was produced */
+    /**
+     * @return empty when another request took the key over before this run was produced
+     * @param reservation the key reserved by this start, or null when the key names {@code runId} already (a take-over)
+     * @throws RunLauncher.KeyHeld when the key names another run (nothing started)
+     */
     private Optional<LaunchedRun> start(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
-            RunRequest request, String digest, String runId) {
+            RunRequest request, String digest, String runId, RunStarts.@Nullable Reservation reservation) {
         long reservedAt = System.nanoTime();
         try {
-            return Optional.of(launcher.launch(caller, agentId, threadId, mode, ifBusy, request, runId,
+            return Optional.of(launcher.launch(caller, agentId, threadId, mode, ifBusy, request, runId, reservation,
                     id -> stillOurs(reservedAt) || records.holds(digest, id)));
         } catch (RunLauncher.ReservationLost e) {
             return Optional.empty();

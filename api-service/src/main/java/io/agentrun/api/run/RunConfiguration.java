@@ -10,7 +10,9 @@ import io.agentrun.platform.kafka.KafkaTemplates;
 import io.micrometer.observation.ObservationRegistry;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.store.ApprovalDecisions;
-import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.platform.store.IdempotencyKeys;
+import io.agentrun.platform.store.RunStarts;
+import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
@@ -44,21 +46,31 @@ class RunConfiguration {
     }
 
     @Bean
-    NodeLease nodeLease(RedisConnections redis, LiveEvents live) {
-        return new NodeLease(new ApiNodeLeases(redis), live.nodeId());
+    NodeLease nodeLease(RedisConnections redis, LiveEvents live, RunStore runs) {
+        return new NodeLease(new ApiNodeLeases(redis), runs, live.nodeId());
     }
 
     @Bean
-    RunLauncher runLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+    IdempotencyKeys idempotencyKeys(RedisConnections redis, ApiSettings settings) {
+        return new IdempotencyKeys(redis, settings.idempotencyRetention());
+    }
+
+    @Bean
+    RunStarts runStarts(RedisConnections redis, RunStore runs, ThreadStore threads, IdempotencyKeys keys, StateSettings state) {
+        return new RunStarts(redis, runs, threads, keys, state);
+    }
+
+    @Bean
+    RunLauncher runLauncher(RunStarts starts, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
             ApiSettings settings, NodeLease lease) {
-        return new RunLauncher(agents, contexts, threads, runs, live, commands, spendCaps, files, ownership, canceller,
+        return new RunLauncher(starts, contexts, threads, runs, live, commands, spendCaps, files, ownership, canceller,
                 settings.refusalTimeout(), lease);
     }
 
     @Bean
     IdempotentLauncher idempotentLauncher(RunLauncher launcher, RunStore runs, LiveEvents live, JsonCodec codec,
-            RedisConnections redis, ApiSettings settings) {
-        return new IdempotentLauncher(launcher, runs, live, codec, redis, settings);
+            IdempotencyKeys keys) {
+        return new IdempotentLauncher(launcher, runs, live, codec, keys);
     }
 }

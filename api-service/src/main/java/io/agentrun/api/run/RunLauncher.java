@@ -13,11 +13,12 @@ import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.platform.redis.RedisRetry;
-import io.agentrun.platform.store.AgentCatalog;
+import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.platform.store.ContextStore;
+import io.agentrun.platform.store.IdempotencyKeys;
 import io.agentrun.platform.store.RunOwnership;
+import io.agentrun.platform.store.RunStarts;
 import io.agentrun.platform.store.RunStore;
-import io.agentrun.platform.store.ThreadInfo;
 import io.agentrun.platform.store.ThreadStore;
 import io.lettuce.core.RedisException;
 import java.time.Duration;
@@ -28,9 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts runs: checks the agent and the thread, takes the thread's lock, listens for the run's live events, records
- * the run (naming this node as the one the relay publishes them to) and only then writes the command to Kafka — so no
- * event can be missed.
+ * Starts runs: listens for the run's live events, then starts it in Redis ({@link RunStarts}: the idempotency key, the
+ * agent and thread checks, the spend cap, the thread's lock or place in line, the run's record naming this node as the
+ * one the relay publishes its events to; one call on a single primary) and only then writes the command to Kafka — so
+ * no event can be missed. The command's {@code sent} mark follows later, and only for a run no event showed claimed
+ * ({@link NodeLease#confirmLater}).
  *
  * <p>A run is accepted (the caller gets its stream) or refused (503 before any stream byte), never both
  * refused and executed: when anything fails after the run was recorded, the node records the refusal in
@@ -44,7 +47,7 @@ final class RunLauncher {
     /** How long a refusal the request could not wait for is retried in the background. */
     private static final Duration BACKGROUND_REFUSAL = Duration.ofMinutes(10);
 
-    private final AgentCatalog agents;
+    private final RunStarts starts;
     private final ContextStore contexts;
     private final ThreadStore threads;
     private final RunStore runs;
@@ -57,7 +60,7 @@ final class RunLauncher {
     private final Duration refusalTimeout;
     private final NodeLease lease;
 
-    RunLauncher(AgentCatalog agents, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
+    RunLauncher(RunStarts starts, ContextStore contexts, ThreadStore threads, RunStore runs, LiveEvents live,
             CommandProducer commands, SpendCaps spendCaps, IssuedFiles files, RunOwnership ownership, RunCanceller canceller,
             Duration refusalTimeout, NodeLease lease) {
         this.lease = lease;
@@ -66,7 +69,7 @@ final class RunLauncher {
         this.refusalTimeout = refusalTimeout;
         this.spendCaps = spendCaps;
         this.files = files;
-        this.agents = agents;
+        this.starts = starts;
         this.contexts = contexts;
         this.threads = threads;
         this.runs = runs;
@@ -78,71 +81,78 @@ final class RunLauncher {
      * @param threadId the thread to continue; {@code null} starts a new one (streaming) or none (one-off)
      */
     public LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy, RunRequest request) {
-        return launch(caller, agentId, threadId, mode, ifBusy, request, Ids.newRunId(), runId -> true);
+        return launch(caller, agentId, threadId, mode, ifBusy, request, Ids.newRunId(), null, runId -> true);
     }
 
     /**
-     * @param runId the id the run gets (an idempotency key reserved it)
+     * @param runId the id the run gets (an idempotency key reserved it, or reserves it now)
+     * @param reservation the idempotency key the start reserves for the run, null for none (or reserved already)
      * @param mayProduce asked once the run is recorded, just before its command is produced: false when another
      *     request took the run's idempotency key over meanwhile; the run is then refused and never produced
      * @throws ReservationLost when {@code mayProduce} said no
+     * @throws KeyHeld when the idempotency key names a run already (nothing was started)
      */
     LaunchedRun launch(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy, RunRequest request,
-            String runId, Predicate<String> mayProduce) {
-        if (agents.find(caller.projectId(), agentId).isEmpty()) {
-            throw new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
+            String runId, RunStarts.@Nullable Reservation reservation, Predicate<String> mayProduce) {
+        if (!AgentDefinition.isValidId(agentId)) {
+            throw noAgent(agentId);
+        }
+        if (threadId != null && !Ids.hasShape(Ids.THREAD, threadId)) {
+            throw noThread(threadId);
         }
         requireKnownContexts(caller, request.input());
         files.requireIssued(caller.projectId(), request.input());
-        spendCaps.chargeRun(caller);
-        boolean accepted = false;
-        try {
-            LaunchedRun launched = start(caller, agentId, threadId, mode, ifBusy, request, runId, mayProduce);
-            accepted = true;
-            return launched;
-        } finally {
-            if (!accepted) {
-                refundRun(caller, runId);
-            }
-        }
+        RunStarts.ThreadPlan plan = mode == RunMode.ONE_OFF ? RunStarts.ThreadPlan.NONE
+                : threadId == null ? RunStarts.ThreadPlan.NEW : switch (ifBusy) {
+                    case REJECT -> RunStarts.ThreadPlan.REJECT;
+                    case ENQUEUE -> RunStarts.ThreadPlan.ENQUEUE;
+                    case INTERRUPT -> RunStarts.ThreadPlan.INTERRUPT;
+                };
+        RunCommand command = new RunCommand(runId, plan == RunStarts.ThreadPlan.NEW ? Ids.newThreadId() : threadId,
+                caller.projectId(), agentId, mode, request.input(), request.metadata(), Instant.now());
+        RunStarts.SpendCharge spend = spendCaps.chargeFor(caller);
+        RunStarts.Start start = new RunStarts.Start(command, plan, caller.keyFamily(), caller.limitedToOwnThreads(),
+                request.metadata(), reservation, spend, LaunchedRun.listened(mode) ? live.nodeId() : null, lease.nodeId());
+        return start(start, caller, mayProduce);
     }
 
-    /** The run charged to the caller's spend cap: claims its thread, records it and produces its command. */
-    private LaunchedRun start(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
-            RunRequest request, String runId, Predicate<String> mayProduce) {
-        ThreadClaim claim = mode == RunMode.ONE_OFF ? ThreadClaim.NONE : claimThread(caller, agentId, threadId, runId, ifBusy, request);
-        RunCommand command = new RunCommand(runId, claim.threadId, caller.projectId(), agentId, mode, request.input(),
-                request.metadata(), Instant.now());
+    /**
+     * Listens for the run's events, starts it (one Redis call where Redis allows: {@link RunStarts}) and produces its
+     * command; what refused it, or anything that failed after it was recorded, is answered as a problem (the run refused
+     * in Redis, its thread and charge given back).
+     */
+    private LaunchedRun start(RunStarts.Start start, Caller caller, Predicate<String> mayProduce) {
+        RunCommand command = start.command();
+        String runId = command.runId();
         RunSubscription subscription = null;
+        boolean recorded = false;
         boolean sending = false;
         try {
-            boolean listened = LaunchedRun.listened(mode);
-            if (listened) {
+            if (LaunchedRun.listened(command.mode())) {
                 // Listening before the run exists: the relay publishes its events to this node from the first one on.
                 subscription = live.subscribeNew(runId);
             }
-            runs.createQueued(command, caller.keyFamily(), claim.mayWait, listened ? live.nodeId() : null, live.nodeId());
-            claim.written.await(); // a new thread's writes, sent before the run's: one round trip for both
+            RunStarts.Outcome outcome = starts.start(start);
+            recorded = outcome instanceof RunStarts.Started || outcome instanceof RunStarts.Waiting;
+            if (!recorded) {
+                throw refusal(outcome, command);
+            }
             if (!mayProduce.test(runId)) {
                 refuse(runId);
-                undo(command, claim, subscription);
+                undo(start, subscription);
                 throw new ReservationLost();
             }
-            if (claim.mayWait) {
-                // Recorded first, then queued: whoever hands the thread on finds the run to start.
-                ThreadStore.LockOrWait where = threads.lockOrWait(claim.threadId, runId, ifBusy == IfBusy.INTERRUPT);
-                if (!where.holds()) {
-                    if (ifBusy == IfBusy.INTERRUPT) {
-                        canceller.cancel(where.holder());
-                    }
-                    return new LaunchedRun(command, subscription, new LaunchedRun.Waiting(where.holder(), where.place()));
+            if (outcome instanceof RunStarts.Waiting waiting) {
+                if (start.thread() == RunStarts.ThreadPlan.INTERRUPT) {
+                    canceller.cancel(waiting.holder());
                 }
-                runs.stopWaiting(runId);
+                return new LaunchedRun(command, subscription, new LaunchedRun.Waiting(waiting.holder(), waiting.place()));
             }
             sending = true;
             commands.send(command);
             if (lease.held()) {
-                runs.markSent(runId); // not waited for: no sweeper ends the run while this node's lease lives
+                RunSubscription events = subscription;
+                lease.confirmLater(runId, events == null ? () -> false : events::heardFrom);
             } else if (!confirmedAfterLapse(runId)) {
                 throw new NodeLeaseLapsed(); // a sweeper found this node dead and is ending the run: the client is not told
             }
@@ -154,16 +164,60 @@ final class RunLauncher {
                 log.info("run {} was claimed by a worker although its send failed; it goes on", runId);
                 return new LaunchedRun(command, subscription);
             }
-            undo(command, claim, subscription);
+            undo(start, subscription);
+            if (recorded) {
+                // A start whose answer was lost may have counted the run too: the cap errs on the safe side then.
+                refundRun(start, runId);
+            }
             throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "the run could not be queued; try again shortly")
                     .header("x-run-id", runId);
+        } catch (RuntimeException e) {
+            closeQuietly(subscription);
+            if (recorded) {
+                refundRun(start, runId); // the start counted it: whatever refused the run after that gives it back
+            }
+            throw e;
         }
     }
 
-    /** Gives back the charge of a run that was not accepted, whatever refused it (a problem, Redis, a bug). */
-    private void refundRun(Caller caller, String runId) {
+    /** What a start that recorded nothing answers. */
+    private RuntimeException refusal(RunStarts.Outcome outcome, RunCommand command) {
+        return switch (outcome) {
+            case RunStarts.KeyHeld held -> new KeyHeld(held.held());
+            case RunStarts.NoAgent none -> noAgent(command.agentId());
+            case RunStarts.NoThread none -> noThread(command.threadId());
+            case RunStarts.OtherAgent other -> new ApiProblem(ErrorCode.INVALID_REQUEST, "thread " + command.threadId()
+                    + " belongs to agent '" + other.agentId() + "', not '" + Echo.of(command.agentId()) + "'");
+            case RunStarts.Busy busy -> new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + command.threadId()
+                    + " has an active run; wait for its run_end, or ask with if_busy=enqueue or if_busy=interrupt");
+            case RunStarts.SpendCapReached reached -> spendCaps.capReached();
+            case RunStarts.Started started -> new IllegalStateException("started");
+            case RunStarts.Waiting waiting -> new IllegalStateException("waiting");
+        };
+    }
+
+    private static ApiProblem noAgent(String agentId) {
+        return new ApiProblem(ErrorCode.AGENT_NOT_FOUND, "project has no agent '" + Echo.of(agentId) + "'");
+    }
+
+    private static ApiProblem noThread(@Nullable String threadId) {
+        // Another project's thread (or, for a publishable key, another key's) is reported exactly like a missing one.
+        return new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(String.valueOf(threadId)) + "' in this project");
+    }
+
+    private static void closeQuietly(@Nullable RunSubscription subscription) {
+        if (subscription != null) {
+            subscription.close();
+        }
+    }
+
+    /** Gives back the charge of a run that was recorded and then not accepted. */
+    private void refundRun(RunStarts.Start start, String runId) {
+        if (start.spend() == null) {
+            return;
+        }
         try {
-            spendCaps.refundRun(caller);
+            starts.refund(start.spend());
         } catch (RuntimeException e) {
             log.warn("run {} was not started but its spend-cap charge could not be given back ({})", runId, e.getMessage());
         }
@@ -229,49 +283,18 @@ final class RunLauncher {
         }
     }
 
-    /**
-     * A new thread, locked for the run; or the caller's thread, locked for it (reject), or to be locked or waited for
-     * once the run is recorded (enqueue, interrupt).
-     */
-    private ThreadClaim claimThread(Caller caller, String agentId, @Nullable String threadId, String runId, IfBusy ifBusy,
-            RunRequest request) {
-        if (threadId == null) {
-            String created = Ids.newThreadId();
-            return new ThreadClaim(created, true, false,
-                    threads.createLocked(created, caller.projectId(), agentId, caller.keyFamily(), request.metadata(), runId));
-        }
-        ThreadInfo thread = Ids.hasShape(Ids.THREAD, threadId) ? threads.find(threadId).orElse(null) : null;
-        if (thread == null || !thread.projectId().equals(caller.projectId()) || !caller.maySee(thread.keyFamily())) {
-            // Another project's thread (or, for a publishable key, another key's) is reported exactly like a missing one.
-            throw new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + Echo.of(threadId) + "' in this project");
-        }
-        if (!thread.agentId().equals(agentId)) {
-            throw new ApiProblem(ErrorCode.INVALID_REQUEST,
-                    "thread " + threadId + " belongs to agent '" + thread.agentId() + "', not '" + Echo.of(agentId) + "'");
-        }
-        if (ifBusy != IfBusy.REJECT) {
-            return new ThreadClaim(threadId, false, true, ThreadStore.PendingWrite.NONE);
-        }
-        if (!threads.tryLock(threadId, runId)) {
-            throw new ApiProblem(ErrorCode.THREAD_BUSY, "thread " + threadId
-                    + " has an active run; wait for its run_end, or ask with if_busy=enqueue or if_busy=interrupt");
-        }
-        return new ThreadClaim(threadId, false, false, ThreadStore.PendingWrite.NONE);
-    }
-
     /** Takes back the thread lock (or the new thread) and the subscription of a refused run. */
-    private void undo(RunCommand command, ThreadClaim claim, @Nullable RunSubscription subscription) {
+    private void undo(RunStarts.Start start, @Nullable RunSubscription subscription) {
+        RunCommand command = start.command();
         try {
-            if (subscription != null) {
-                subscription.close();
-            }
-            if (claim.threadId != null) {
-                if (claim.created) {
-                    threads.delete(claim.threadId);
-                } else {
-                    threads.withdraw(claim.threadId, command.runId());
+            closeQuietly(subscription);
+            switch (start.thread()) {
+                case NONE -> { }
+                case NEW -> threads.delete(command.threadId());
+                default -> {
+                    threads.withdraw(command.threadId(), command.runId());
                     // A run waiting for the thread now is started by a sweeper (this node has no command producer for it).
-                    threads.unlock(claim.threadId, command.runId());
+                    threads.unlock(command.threadId(), command.runId());
                 }
             }
         } catch (RuntimeException e) {
@@ -286,12 +309,18 @@ final class RunLauncher {
         }
     }
 
-    /**
-     * @param mayWait the thread is taken, or waited for, once the run is recorded ({@code if_busy} enqueue or interrupt)
-     * @param written a new thread's writes, sent and not yet waited for
-     */
-    private record ThreadClaim(@Nullable String threadId, boolean created, boolean mayWait, ThreadStore.PendingWrite written) {
-        static final ThreadClaim NONE = new ThreadClaim(null, false, false, ThreadStore.PendingWrite.NONE);
+    /** The idempotency key names a run already; nothing was started. */
+    static final class KeyHeld extends RuntimeException {
+        private final IdempotencyKeys.Held held;
+
+        KeyHeld(IdempotencyKeys.Held held) {
+            super("the idempotency key names a run already", null, false, false);
+            this.held = held;
+        }
+
+        IdempotencyKeys.Held held() {
+            return held;
+        }
     }
 
     /** The run's idempotency key was taken over by another request before the run was produced; that one's run stands. */

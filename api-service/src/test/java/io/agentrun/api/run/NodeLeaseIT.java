@@ -22,7 +22,7 @@ class NodeLeaseIT {
     @Test
     void heldUntilALapseIsPossibleAndNotWhileRenewalsFail(@TempDir Path dir) {
         try (RedisServer server = RedisServer.start(dir); RedisConnections redis = RedisConnections.connect(server.url(), Duration.ofMillis(500))) {
-            NodeLease lease = new NodeLease(new ApiNodeLeases(redis), "api-under-test", now::get);
+            NodeLease lease = new NodeLease(new ApiNodeLeases(redis), null, "api-under-test", now::get);
             assertThat(lease.held()).as("never renewed").isFalse();
 
             assertThat(lease.renew()).isTrue();

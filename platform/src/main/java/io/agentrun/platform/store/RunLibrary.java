@@ -28,6 +28,12 @@ public final class RunLibrary {
     static final RedisLibrary.Function PROMOTE = LIBRARY.function("promote_run");
     static final RedisLibrary.Function DECIDE = LIBRARY.function("decide_approval");
     static final RedisLibrary.Function LOCK_THREAD = LIBRARY.function("lock_thread");
+    /** A run's start at the api in one call, where one call reaches every key (a single primary). */
+    static final RedisLibrary.Function START_RUN = LIBRARY.function("start_run");
+    static final RedisLibrary.Function RESERVE_IDEMPOTENCY = LIBRARY.function("reserve_idempotency");
+    static final RedisLibrary.Function TAKE_OVER_IDEMPOTENCY = LIBRARY.function("take_over_idempotency");
+    static final RedisLibrary.Function RELEASE_IDEMPOTENCY = LIBRARY.function("release_idempotency");
+    static final RedisLibrary.Function CHARGE_RUN = LIBRARY.function("charge_run");
     static final RedisLibrary.Function RELEASE_THREAD = LIBRARY.function("release_thread");
     static final RedisLibrary.Function LOCK_OR_WAIT = LIBRARY.function("lock_or_wait");
     static final RedisLibrary.Function EXTEND_THREAD_LOCK = LIBRARY.function("extend_thread_lock");

@@ -138,13 +138,27 @@ public final class RunStore {
 
     /**
      * @param watcher the api node that streams the run's events to its client, {@code null} when none does
-     * @param creator the api node recording the run, which confirms its command ({@link #markSent}) or refuses it:
+     * @param creator the api node recording the run, which confirms its command ({@link #confirmSentAll}) or refuses it:
      *     should it die first, a sweeper ends the run once the node's lease is gone ({@link ApiNodeLeases}), and looks
      *     at the run from {@link ApiNodeLeases#TTL} on for that; {@code null}: only the start timeout ends it
      */
     public void createQueued(RunCommand command, @Nullable String keyFamily, boolean waiting, @Nullable String watcher,
             @Nullable String creator) {
-        String key = RedisKeys.run(command.runId());
+        Map<String, String> fields = queuedFields(command, keyFamily, watcher, creator);
+        if (waiting) {
+            fields.put(WAITING, "1");
+        }
+        // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
+        var async = redis.async();
+        async.zadd(dueIndex, (double) firstLook(command, creator), command.runId());
+        async.hset(RedisKeys.run(command.runId()), fields);
+        redis.await(async.pexpire(RedisKeys.run(command.runId()), settings.runRetention().toMillis()), redis.commandTimeout(),
+                "the run's record");
+    }
+
+    /** A queued run's fields: what the api records (a waiting run adds {@link #WAITING}). */
+    Map<String, String> queuedFields(RunCommand command, @Nullable String keyFamily, @Nullable String watcher,
+            @Nullable String creator) {
         Map<String, String> fields = new java.util.HashMap<>(Map.of(
                 STATUS, RunStatus.QUEUED.wireName(),
                 PROJECT, command.projectId(),
@@ -161,22 +175,29 @@ public final class RunStore {
         if (keyFamily != null) {
             fields.put(KEY_FAMILY, keyFamily);
         }
-        if (waiting) {
-            fields.put(WAITING, "1");
-        }
         if (watcher != null) {
             fields.put(NODE, watcher);
         }
-        java.time.Duration firstLook = settings.claimTimeout();
         if (creator != null) {
             fields.put(CREATOR, creator);
-            firstLook = ApiNodeLeases.TTL.compareTo(firstLook) < 0 ? ApiNodeLeases.TTL : firstLook;
         }
-        // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
-        var async = redis.async();
-        async.zadd(dueIndex, (double) command.createdAt().plus(firstLook).toEpochMilli(), command.runId());
-        async.hset(key, fields);
-        redis.await(async.pexpire(key, settings.runRetention().toMillis()), redis.commandTimeout(), "the run's record");
+        return fields;
+    }
+
+    /**
+     * When a sweeper first looks at a new run (epoch ms): after {@code claim-timeout}, or after an api node's lease TTL
+     * when a node created it (to end it soon should that node die before confirming it).
+     */
+    long firstLook(RunCommand command, @Nullable String creator) {
+        java.time.Duration firstLook = settings.claimTimeout();
+        if (creator != null && ApiNodeLeases.TTL.compareTo(firstLook) < 0) {
+            firstLook = ApiNodeLeases.TTL;
+        }
+        return command.createdAt().plus(firstLook).toEpochMilli();
+    }
+
+    String dueIndex() {
+        return dueIndex;
     }
 
     public Optional<RunState> find(String runId) {
@@ -274,13 +295,36 @@ public final class RunStore {
         redis.sync().hdel(RedisKeys.run(runId), WAITING);
     }
 
-    public void markSent(String runId) {
-        redis.async().hset(RedisKeys.run(runId), SENT, "1");
+    /**
+     * {@link #confirmSent} for many runs, pipelined (one round trip): what an api node does for the runs it produced a
+     * while ago that no event has shown claimed yet.
+     *
+     * @return the runs a sweeper abandoned meanwhile (their creator looked dead): each ends {@code not_queued}
+     * @throws io.lettuce.core.RedisException when Redis did not answer
+     */
+    public List<String> confirmSentAll(List<String> runIds) {
+        var async = redis.async();
+        List<java.util.concurrent.CompletableFuture<Long>> replies = RunLibrary.LIBRARY.retryingIfNotLoaded(redis, () -> {
+            List<java.util.concurrent.CompletableFuture<Long>> sent = new java.util.ArrayList<>(runIds.size());
+            for (String runId : runIds) {
+                sent.add(RunLibrary.CONFIRM_SENT.call(async, new String[] {RedisKeys.run(runId)}));
+            }
+            redis.await(java.util.concurrent.CompletableFuture.allOf(sent.toArray(java.util.concurrent.CompletableFuture[]::new)),
+                    redis.commandTimeout(), "the runs' confirmations");
+            return sent;
+        });
+        List<String> abandoned = new java.util.ArrayList<>();
+        for (int i = 0; i < runIds.size(); i++) {
+            if (replies.get(i).join() != 1L) {
+                abandoned.add(runIds.get(i));
+            }
+        }
+        return abandoned;
     }
 
     /**
      * Marks the run {@code sent} unless a sweeper abandoned it (its creator looked dead: {@link ApiNodeLeases}), in one
-     * step: what an api node does instead of {@link #markSent} when its lease may have lapsed while it sent the command.
+     * step: what an api node does when its lease may have lapsed while it sent the command.
      *
      * @return false when abandoned: the run is being ended {@code not_queued} and must be refused to its client
      * @throws io.lettuce.core.RedisException when Redis did not answer

@@ -94,7 +94,7 @@ public final class ThreadStore {
         void await();
     }
 
-    private Map<String, String> newThreadFields(String projectId, String agentId, @Nullable String keyFamily, Map<String, Object> metadata) {
+    Map<String, String> newThreadFields(String projectId, String agentId, @Nullable String keyFamily, Map<String, Object> metadata) {
         String now = Instant.now().toString();
         Map<String, String> fields = new java.util.HashMap<>(Map.of(PROJECT, projectId, AGENT, agentId, CREATED_AT, now, UPDATED_AT, now,
                 METADATA, codec.write(metadata)));

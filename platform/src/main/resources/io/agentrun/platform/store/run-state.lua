@@ -418,41 +418,210 @@ local function decide_approval(KEYS, ARGV)
   return {'recorded', h[7] or ''}
 end
 
+-- A new thread's fields, gathered on its hash_writes: what the api sends (name/value pairs in ARGV from first on), when
+-- its retention started, its empty history's length, and no run waiting.
+local function new_thread(thread_writes, ARGV, first, now)
+  for i = first, #ARGV, 2 do
+    thread_writes.set(ARGV[i], ARGV[i + 1])
+  end
+  thread_writes.set('renewed_at', now, 'history_count', '0', 'has_waiting', '0')
+end
+
+-- Takes a free thread lock for run (for lock_ttl ms) and records the run on the thread: 'active_run' (through
+-- thread_writes) and its runs index. Writes nothing when another run holds the lock. Returns whether it took it.
+local function take_thread(lock, thread_writes, runs, run, lock_ttl, retention, now)
+  if not redis.call('SET', lock, run, 'NX', 'PX', lock_ttl) then
+    return false
+  end
+  thread_writes.set('active_run', run)
+  redis.call('ZADD', runs, 'NX', now, run)
+  redis.call('PEXPIRE', runs, retention)
+  return true
+end
+
+-- Puts run in the thread's waiting list (at its head when front) and records it on the thread's runs index.
+-- Returns {its place (1 = next), the run holding the thread}.
+local function wait_for_thread(lock, thread_writes, waiting, runs, run, front, retention, now)
+  redis.call('ZADD', runs, 'NX', now, run)
+  redis.call('PEXPIRE', runs, retention)
+  thread_writes.set('has_waiting', '1')
+  local place
+  if front then
+    redis.call('LPUSH', waiting, run)
+    place = 1
+  else
+    place = redis.call('RPUSH', waiting, run)
+  end
+  redis.call('PEXPIRE', waiting, retention)
+  return {place, redis.call('GET', lock) or ''}
+end
+
 -- Takes a thread's lock for a run and records the run on the thread, in one round trip; when ARGV[4] is '1' the
--- thread is new and its hash is written first (fields from ARGV[6] on, as name/value pairs, with when its retention
--- started and its empty history's length).
+-- thread is new and its hash is written first (fields from ARGV[6] on, as name/value pairs: new_thread).
 -- KEYS[1] ar:thread:{id}   KEYS[2] ar:thread:{id}:lock   KEYS[3] ar:thread:{id}:runs
 -- ARGV[1] run id   ARGV[2] lock TTL (ms)   ARGV[3] thread retention (ms)   ARGV[4] '1': create the thread
 -- ARGV[5] now (epoch ms)
--- Returns 1 when the run holds the thread, 0 when another run does (nothing written).
+-- Returns 1 when the run holds the thread, 0 when another run does (nothing written but a new thread's hash).
 local function lock_thread(KEYS, ARGV)
-  local taken = redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2])
+  local thread = hash_writes(KEYS[1])
   if ARGV[4] == '1' then
-    local fields = {}
-    for i = 6, #ARGV do
-      fields[#fields + 1] = ARGV[i]
-    end
-    fields[#fields + 1] = 'renewed_at'
-    fields[#fields + 1] = ARGV[5]
-    fields[#fields + 1] = 'history_count'
-    fields[#fields + 1] = '0'
-    fields[#fields + 1] = 'has_waiting'
-    fields[#fields + 1] = '0'
-    if taken then
-      fields[#fields + 1] = 'active_run'
-      fields[#fields + 1] = ARGV[1]
-    end
-    redis.call('HSET', KEYS[1], unpack(fields))
-    redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  elseif taken then
-    redis.call('HSET', KEYS[1], 'active_run', ARGV[1])
+    new_thread(thread, ARGV, 6, ARGV[5])
   end
-  if not taken then
+  local taken = take_thread(KEYS[2], thread, KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[5])
+  thread.flush()
+  if ARGV[4] == '1' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  end
+  return taken and 1 or 0
+end
+
+-- An idempotency key's record (ar:idem:{digest}): the request's fingerprint, the run it started and when. Reserving is
+-- atomic, so of concurrent duplicates (on any api nodes) exactly one starts a run.
+-- Returns nil when the key holds no run, else {fingerprint, run id, created (ms)}.
+local function idempotency_held(record)
+  local held = redis.call('HMGET', record, 'fingerprint', 'run_id', 'created_ms')
+  if held[2] then
+    return {held[1] or '', held[2], held[3] or '0'}
+  end
+  return nil
+end
+
+local function reserve_key(record, fingerprint, run, now, retention)
+  redis.call('HSET', record, 'fingerprint', fingerprint, 'run_id', run, 'created_ms', now)
+  redis.call('PEXPIRE', record, retention)
+end
+
+-- Reserves an idempotency key for a run. KEYS[1] ar:idem:{digest}   ARGV[1] fingerprint   ARGV[2] run id   ARGV[3] now
+-- (ms)   ARGV[4] retention (ms). Returns {} when reserved now, else what it holds (idempotency_held).
+local function reserve_idempotency(KEYS, ARGV)
+  local held = idempotency_held(KEYS[1])
+  if held then
+    return held
+  end
+  reserve_key(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+  return {}
+end
+
+-- Moves a key from a run that never came to be to a new one. KEYS[1] ar:idem:{digest}   ARGV[1] the run it should name
+-- ARGV[2] the new run   ARGV[3] now (ms). Returns 1 when moved, 0 when it no longer named ARGV[1].
+local function take_over_idempotency(KEYS, ARGV)
+  if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then
     return 0
   end
-  redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[1])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+  redis.call('HSET', KEYS[1], 'run_id', ARGV[2], 'created_ms', ARGV[3])
   return 1
+end
+
+-- Frees the key of a request that started nothing (refused), so that its retry may. KEYS[1] ar:idem:{digest}
+-- ARGV[1] the run it should name. Returns 1 when freed.
+local function release_idempotency(KEYS, ARGV)
+  if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then
+    return 0
+  end
+  return redis.call('DEL', KEYS[1])
+end
+
+-- Whether a publishable key family's spend of the day (KEYS hash: runs, tokens) leaves room for one more run.
+local function spend_has_room(spend, run_cap, token_cap)
+  local spent = redis.call('HMGET', spend, 'runs', 'tokens')
+  return (tonumber(spent[1]) or 0) < tonumber(run_cap) and (tonumber(spent[2]) or 0) < tonumber(token_cap)
+end
+
+local function count_run(spend, ttl_seconds)
+  redis.call('HINCRBY', spend, 'runs', 1)
+  redis.call('EXPIRE', spend, ttl_seconds)
+end
+
+-- Counts one run against a publishable key family's daily spend cap, atomically with the check.
+-- KEYS[1] the day's spend hash (runs, tokens)   ARGV[1] run cap   ARGV[2] token cap   ARGV[3] TTL (s).
+-- Returns 1 when the run is counted, 0 when the cap is reached (nothing counted).
+local function charge_run(KEYS, ARGV)
+  if not spend_has_room(KEYS[1], ARGV[1], ARGV[2]) then
+    return 0
+  end
+  count_run(KEYS[1], ARGV[3])
+  return 1
+end
+
+-- The run's record ('queued': fields, a table of name/value pairs) and its due index entry (at due ms): should its
+-- command be lost before a worker claims it, a sweeper produces it again.
+local function record_run(run, due_index, run_id, fields, due, retention)
+  redis.call('ZADD', due_index, due, run_id)
+  redis.call('HSET', run, unpack(fields))
+  redis.call('PEXPIRE', run, retention)
+end
+
+-- Starts a run at the api, in one call: checks the agent exists, the thread (when continued) is the caller's and the
+-- agent's, the idempotency key is free and the key family's spend has room; then reserves the key, counts the spend,
+-- takes the thread (a new one is created locked; an existing one is taken, or waited for with if_busy enqueue and
+-- interrupt, or refused busy with reject), records the run and its due entry. Nothing is written when a check refuses.
+-- Used where one call can reach every key (a single primary: KEYS span slots); a Redis Cluster takes the same steps
+-- one by one (RunStarts).
+-- KEYS[1] ar:run:{id}   KEYS[2] the due index   KEYS[3] ar:agent:{project}:{agent}   KEYS[4] ar:thread:{id}
+-- KEYS[5] …:lock   KEYS[6] …:runs   KEYS[7] …:waiting   KEYS[8] ar:idem:{digest}   KEYS[9] the day's spend hash
+-- (KEYS[4..9] name the run's key when unused)
+-- ARGV[1] run id   ARGV[2] now (ms)   ARGV[3] run retention (ms)   ARGV[4] due (ms)   ARGV[5] thread: 'none' |
+-- 'new' | 'reject' | 'enqueue' | 'interrupt'   ARGV[6] lock TTL (ms)   ARGV[7] thread retention (ms)   ARGV[8] caller's
+-- project   ARGV[9] the key family a caller is limited to ('' = any)   ARGV[10] agent id   ARGV[11] idempotency
+-- fingerprint ('' = no key)   ARGV[12] idempotency retention (ms)   ARGV[13] run cap ('' = no spend cap)   ARGV[14]
+-- token cap   ARGV[15] spend TTL (s)   ARGV[16] n, the run's field count (names and values), then the run's fields,
+-- then a new thread's fields (name/value pairs)
+-- Returns {'started'} | {'waiting', place, holder} (recorded 'waiting', behind holder) | {'held', fingerprint, run id,
+-- created ms} (the idempotency key holds a run) | {'no_agent'} | {'no_thread'} (missing, or not the caller's) |
+-- {'other_agent', agent id} | {'busy', holder} | {'spend_cap'}
+local function start_run(KEYS, ARGV)
+  local plan, now = ARGV[5], ARGV[2]
+  if ARGV[11] ~= '' then
+    local held = idempotency_held(KEYS[8])
+    if held then
+      return {'held', held[1], held[2], held[3]}
+    end
+  end
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    return {'no_agent'}
+  end
+  if plan ~= 'none' and plan ~= 'new' then
+    local t = redis.call('HMGET', KEYS[4], 'project_id', 'agent_id', 'key_family')
+    if t[1] ~= ARGV[8] or (ARGV[9] ~= '' and t[3] ~= ARGV[9]) then
+      return {'no_thread'}
+    end
+    if t[2] ~= ARGV[10] then
+      return {'other_agent', t[2] or ''}
+    end
+  end
+  if ARGV[13] ~= '' and not spend_has_room(KEYS[9], ARGV[13], ARGV[14]) then
+    return {'spend_cap'}
+  end
+  local n = tonumber(ARGV[16])
+  local thread = hash_writes(KEYS[4])
+  local reply = {'started'}
+  if plan == 'new' then
+    new_thread(thread, ARGV, 17 + n, now)
+    take_thread(KEYS[5], thread, KEYS[6], ARGV[1], ARGV[6], ARGV[7], now)
+  elseif plan ~= 'none' and not take_thread(KEYS[5], thread, KEYS[6], ARGV[1], ARGV[6], ARGV[7], now) then
+    if plan == 'reject' then
+      return {'busy', redis.call('GET', KEYS[5]) or ''}
+    end
+    local place = wait_for_thread(KEYS[5], thread, KEYS[7], KEYS[6], ARGV[1], plan == 'interrupt', ARGV[7], now)
+    reply = {'waiting', place[1], place[2]}
+  end
+  if ARGV[11] ~= '' then
+    reserve_key(KEYS[8], ARGV[11], ARGV[1], now, ARGV[12])
+  end
+  if ARGV[13] ~= '' then
+    count_run(KEYS[9], ARGV[15])
+  end
+  thread.flush()
+  if plan == 'new' then
+    redis.call('PEXPIRE', KEYS[4], ARGV[7])
+  end
+  local fields = {unpack(ARGV, 17, 16 + n)}
+  if reply[1] == 'waiting' then
+    fields[#fields + 1] = 'waiting'
+    fields[#fields + 1] = '1'
+  end
+  record_run(KEYS[1], KEYS[2], ARGV[1], fields, ARGV[4], ARGV[3])
+  return reply
 end
 
 -- Applies a batch of one run's events, in order: for each, decides whether it belongs to the run and, if so,
@@ -850,23 +1019,13 @@ end
 -- ARGV[1] run id   ARGV[2] lock TTL (ms)   ARGV[3] now (ms)   ARGV[4] thread retention (ms)   ARGV[5] 'front' or ''
 -- Returns {0, ''} when the run took the lock, else {its place (1 = next), the holder}.
 local function lock_or_wait(KEYS, ARGV)
-  local taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
-  redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[1])
-  redis.call('PEXPIRE', KEYS[4], ARGV[4])
-  if taken then
-    redis.call('HSET', KEYS[2], 'active_run', ARGV[1])
-    return {0, ''}
+  local thread = hash_writes(KEYS[2])
+  local reply = {0, ''}
+  if not take_thread(KEYS[1], thread, KEYS[4], ARGV[1], ARGV[2], ARGV[4], ARGV[3]) then
+    reply = wait_for_thread(KEYS[1], thread, KEYS[3], KEYS[4], ARGV[1], ARGV[5] == 'front', ARGV[4], ARGV[3])
   end
-  redis.call('HSET', KEYS[2], 'has_waiting', '1')
-  local place
-  if ARGV[5] == 'front' then
-    redis.call('LPUSH', KEYS[3], ARGV[1])
-    place = 1
-  else
-    place = redis.call('RPUSH', KEYS[3], ARGV[1])
-  end
-  redis.call('PEXPIRE', KEYS[3], ARGV[4])
-  return {place, redis.call('GET', KEYS[1]) or ''}
+  thread.flush()
+  return reply
 end
 
 -- Extends a thread's lock while ARGV[1] holds it. KEYS[1] ar:thread:{id}:lock   ARGV[2] time to live (ms).
@@ -945,6 +1104,11 @@ register('confirm_sent', confirm_sent)
 register('promote_run', promote_run)
 register('decide_approval', decide_approval)
 register('lock_thread', lock_thread)
+register('start_run', start_run)
+register('reserve_idempotency', reserve_idempotency)
+register('take_over_idempotency', take_over_idempotency)
+register('release_idempotency', release_idempotency)
+register('charge_run', charge_run)
 register('release_thread', release_thread)
 register('lock_or_wait', lock_or_wait)
 register('extend_thread_lock', extend_thread_lock)
