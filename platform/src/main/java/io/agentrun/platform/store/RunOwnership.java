@@ -1,6 +1,7 @@
 package io.agentrun.platform.store;
 
 import io.agentrun.model.command.RunCommand;
+import io.agentrun.model.command.RunInput;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Who executes a run, decided in Redis rather than by holding the Kafka record: a worker that takes a
@@ -40,6 +43,7 @@ public final class RunOwnership {
 
     /** Only to read a lost command back from its run_start, on a path a run takes rarely. */
     private static final JsonCodec CODEC = new JsonCodec();
+    private static final Logger LOG = LoggerFactory.getLogger(RunOwnership.class);
 
     private static final long LEASE_LOST = 0L;
 
@@ -385,8 +389,11 @@ public final class RunOwnership {
         record Requeue(String commandJson) implements Sweep {
         }
 
-        /** The sweeper owns the run now (as {@code epoch}, events from {@code firstSeq}) to end it failed with {@code code}. */
-        record GiveUp(int epoch, long firstSeq, String code, Map<String, String> state) implements Sweep {
+        /**
+         * The sweeper owns the run now (as {@code epoch}, events from {@code firstSeq}) to end it failed with {@code code};
+         * {@code command} is the run to end (its stored command, or what its hash says of it).
+         */
+        record GiveUp(int epoch, long firstSeq, String code, RunCommand command) implements Sweep {
         }
 
         /** The run waits for {@code threadId}; looked at again from {@code atMillis}. */
@@ -444,13 +451,29 @@ public final class RunOwnership {
             }
             case "giveup" -> {
                 index(runId, clock.millis() + policy.lease().toMillis());
-                yield new Sweep.GiveUp((int) value, (Long) r.get(2) + 1, (String) r.get(3), redis.sync().hgetall(key));
+                yield new Sweep.GiveUp((int) value, (Long) r.get(2) + 1, (String) r.get(3), commandToEnd(runId, redis.sync().hgetall(key)));
             }
             default -> {
                 redis.sync().zrem(dueIndex, runId);
                 yield new Sweep.Settled();
             }
         };
+    }
+
+    /** The run a sweeper ends, as its stored command says, or as its hash does for a run recorded without one. */
+    private static RunCommand commandToEnd(String runId, Map<String, String> state) {
+        String json = state.get(RunStore.COMMAND);
+        if (json != null) {
+            try {
+                return CODEC.decodeCommand(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                LOG.error("run {}: its stored command is not a command ({}); ending it from its state", runId, e.getMessage());
+            }
+        }
+        String thread = state.get(RunStore.THREAD);
+        return new RunCommand(runId, thread, state.getOrDefault(RunStore.PROJECT, ""), state.getOrDefault(RunStore.AGENT, ""),
+                thread == null ? RunMode.ONE_OFF : RunMode.STREAM, RunInput.ofQuery(""), Map.of(),
+                java.time.Instant.parse(state.getOrDefault(RunStore.CREATED_AT, java.time.Instant.EPOCH.toString())));
     }
 
     /**

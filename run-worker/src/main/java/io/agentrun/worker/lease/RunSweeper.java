@@ -140,21 +140,8 @@ public final class RunSweeper extends PeriodicTask {
     }
 
     private void giveUp(String runId, RunOwnership.Sweep.GiveUp giveUp) {
-        String json = giveUp.state().get(RunStore.COMMAND);
-        RunCommand command = json == null ? null : decode(json);
-        if (command == null) {
-            command = fromState(runId, giveUp.state());
-        }
         givenUp.increment();
-        slots.startGiveUp(command, new RunOwnership.Claim.Won(giveUp.epoch(), giveUp.firstSeq()), giveUp.code());
-    }
-
-    /** A run recorded without its command (before commands were kept in Redis): enough to end it. */
-    private static RunCommand fromState(String runId, java.util.Map<String, String> state) {
-        String thread = state.get(RunStore.THREAD);
-        return new RunCommand(runId, thread, state.getOrDefault(RunStore.PROJECT, ""), state.getOrDefault(RunStore.AGENT, ""),
-                thread == null ? RunMode.ONE_OFF : RunMode.STREAM, RunInput.ofQuery(""), java.util.Map.of(),
-                java.time.Instant.parse(state.getOrDefault(RunStore.CREATED_AT, java.time.Instant.EPOCH.toString())));
+        slots.startGiveUp(giveUp.command(), new RunOwnership.Claim.Won(giveUp.epoch(), giveUp.firstSeq()), giveUp.code());
     }
 
     private @Nullable RunCommand decode(String json) {
