@@ -14,6 +14,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
@@ -76,6 +77,17 @@ class ApiSecurity {
     }
 
     /** Handlers take the authenticated {@link Caller} as a parameter. */
+    /**
+     * Spring Security's own observations off: a span and a timer around every filter of the chain, and around each
+     * authentication and authorization, on every request — ~8 % of an api node's CPU in the bench's runs phase (JFR,
+     * docs/performance.md, issue 42). A request is still observed whole ({@code http.server.requests} and its span),
+     * and refusals are counted by the problem handler.
+     */
+    @Bean
+    static SecurityObservationSettings noSecurityObservations() {
+        return SecurityObservationSettings.noObservations();
+    }
+
     @Bean
     static WebMvcConfigurer callerArgument() {
         return PrincipalArgument.of(Caller.class);
