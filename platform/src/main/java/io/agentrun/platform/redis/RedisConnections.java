@@ -72,6 +72,9 @@ public final class RedisConnections implements AutoCloseable {
         this.client = factory.getRequiredNativeClient();
         this.commandTimeout = factory.getClientConfiguration().getCommandTimeout();
         this.owned = owned;
+        if (client instanceof RedisClusterClient cluster) {
+            cluster.addListener(new DemotedPrimaries(cluster));
+        }
         this.shared = connect();
     }
 
