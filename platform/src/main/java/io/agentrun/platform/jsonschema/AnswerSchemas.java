@@ -62,7 +62,50 @@ public final class AnswerSchemas {
         if (!problems.isEmpty()) {
             throw new InvalidSchemaException("the schema is not a valid JSON Schema 2020-12: " + String.join("; ", problems));
         }
+        refuseOutsideReferences(schema);
         compile(schema);
+    }
+
+    /**
+     * A {@code $ref} to another document is refused, saying so: nothing is fetched, and the validator's own failure for
+     * it read as if the URL had been tried (issue 46). A reference inside the schema ({@code #…}, or an {@code $id} the
+     * schema declares) is fine.
+     */
+    private static void refuseOutsideReferences(JsonNode schema) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        List<String> refs = new java.util.ArrayList<>();
+        Deque<JsonNode> pending = new ArrayDeque<>();
+        pending.push(schema);
+        while (!pending.isEmpty()) {
+            JsonNode node = pending.pop();
+            if (node.isObject()) {
+                if (node.get("$id") != null && node.get("$id").isString()) {
+                    ids.add(withoutFragment(node.get("$id").asString()));
+                }
+                if (node.get("$ref") != null && node.get("$ref").isString()) {
+                    refs.add(node.get("$ref").asString());
+                }
+            }
+            node.forEach(pending::push);
+        }
+        for (String ref : refs) {
+            if (!ref.startsWith("#") && !ids.contains(withoutFragment(ref))) {
+                String shown = ref.length() > 200 ? ref.substring(0, 200) + "…" : ref;
+                throw new InvalidSchemaException("the schema refers to '" + shown + "', outside itself: references to other "
+                        + "documents are not followed (nothing is fetched); put the definition under \"$defs\" and refer to it "
+                        + "as \"#/$defs/<name>\"");
+            }
+        }
+    }
+
+    private static String withoutFragment(String uri) {
+        int hash = uri.indexOf('#');
+        return hash < 0 ? uri : uri.substring(0, hash);
+    }
+
+    /** The validator's message without the Java class names it may carry (a problem's detail is for people). */
+    static String readable(String message) {
+        return String.valueOf(message).replaceAll("\\b(?:[a-z_][a-z0-9_]*\\.)+[A-Z]\\w*(?:Exception|Error)\\b:?\\s*", "").strip();
     }
 
     /**
@@ -76,7 +119,7 @@ public final class AnswerSchemas {
             compiled.initializeValidators(); // every $ref resolved now, not when the first answer comes
             return new AnswerSchema(compiled);
         } catch (SchemaException e) {
-            throw new InvalidSchemaException("the schema cannot be used: " + e.getMessage());
+            throw new InvalidSchemaException("the schema cannot be used: " + readable(e.getMessage()));
         }
     }
 
@@ -97,7 +140,7 @@ public final class AnswerSchemas {
             try {
                 return describe(schema.validate(answer));
             } catch (SchemaException e) {
-                throw new InvalidSchemaException("the schema cannot be used: " + e.getMessage());
+                throw new InvalidSchemaException("the schema cannot be used: " + readable(e.getMessage()));
             }
         }
     }

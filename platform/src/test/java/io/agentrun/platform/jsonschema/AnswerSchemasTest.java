@@ -66,6 +66,30 @@ class AnswerSchemasTest {
     }
 
     @Test
+    void aReferenceToAnotherDocumentIsRefusedSayingNothingIsFetchedAndWithoutClassNames() {
+        assertThatThrownBy(() -> schemas.check(json("{\"type\":\"object\",\"properties\":{\"w\":"
+                + "{\"$ref\":\"https://schemas.example.com/weather.json\"}}}")))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessageContaining("'https://schemas.example.com/weather.json', outside itself")
+                .hasMessageContaining("not followed (nothing is fetched)")
+                .hasMessageContaining("#/$defs/")
+                .hasMessageNotContaining("java.");
+    }
+
+    @Test
+    void aReferenceToAnIdTheSchemaDeclaresIsNotRefusedAsOutside() {
+        schemas.check(json("{\"$defs\":{\"p\":{\"$id\":\"https://example.com/p\",\"type\":\"string\"}},"
+                + "\"type\":\"array\",\"items\":{\"$ref\":\"https://example.com/p\"}}"));
+    }
+
+    @Test
+    void aValidatorMessageLosesItsJavaClassNames() {
+        assertThat(AnswerSchemas.readable("java.io.FileNotFoundException: https://x.example/s.json"))
+                .isEqualTo("https://x.example/s.json");
+        assertThat(AnswerSchemas.readable("Reference #/$defs/missing cannot be resolved")).isEqualTo("Reference #/$defs/missing cannot be resolved");
+    }
+
+    @Test
     void aSchemaTooLargeOrTooDeepIsRefused() {
         AnswerSchemas small = new AnswerSchemas(100, 3);
         assertThatThrownBy(() -> small.check(json("{\"description\":\"" + "x".repeat(200) + "\"}")))
