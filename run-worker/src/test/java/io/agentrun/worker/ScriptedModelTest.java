@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
@@ -14,6 +15,8 @@ import io.agentrun.worker.model.ModelMessage;
 import io.agentrun.worker.model.ModelRequest;
 import io.agentrun.worker.model.ModelTurn;
 import io.agentrun.worker.model.ScriptedModel;
+import io.agentrun.worker.model.ToolCall;
+import io.agentrun.worker.model.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -82,6 +85,31 @@ class ScriptedModelTest {
 
         assertThat(thinking).containsExactly("one two three four ", "five");
         assertThat(turn.text()).isEqualTo("Echo #1: /think one two three four five");
+    }
+
+    @Test
+    void toolCallsOfOneTurnMayEachRepeatTheCommand() throws Exception {
+        List<ToolSpec> tools = List.of(tool("add"), tool("lookup"));
+        ModelTurn turn = model.stream(new ModelRequest(AgentDefinition.scripted("a"), "",
+                List.of(ModelMessage.User.text("/tool add {\"a\":1} ;; /tool lookup {\"q\":\"x\"} ;; add")), tools, true,
+                new CancelToken()), listener);
+
+        assertThat(turn.toolCalls()).extracting(ToolCall::name).containsExactly("add", "lookup", "add");
+        assertThat(turn.toolCalls()).extracting(ToolCall::arguments).containsExactly("{\"a\":1}", "{\"q\":\"x\"}", "{}");
+    }
+
+    @Test
+    void aToolTheAgentDoesNotOfferFailsTheTurnSayingSo() {
+        assertThatThrownBy(() -> model.stream(new ModelRequest(AgentDefinition.scripted("a"), "",
+                List.of(ModelMessage.User.text("/tool add {} ;; substract {}")), List.of(tool("add")), true, new CancelToken()), listener))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.getMessage()).contains("'substract'", "does not offer", "its tools: add");
+                    assertThat(e.retryable()).isFalse();
+                });
+    }
+
+    private static ToolSpec tool(String name) {
+        return new ToolSpec(name, name, new JsonCodec().mapper().createObjectNode());
     }
 
     @Test

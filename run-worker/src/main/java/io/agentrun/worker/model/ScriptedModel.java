@@ -57,15 +57,7 @@ public final class ScriptedModel implements ChatModel {
             return answer(toolResults(request.messages()), request, listener, usage);
         }
         if (TOOL.matcher(query).matches()) {
-            List<ToolCall> calls = new ArrayList<>();
-            for (String each : TOOLS_APART.split(query.substring("/tool".length()).strip())) {
-                Matcher tool = TOOL.matcher("/tool " + each.strip());
-                if (tool.matches()) {
-                    String arguments = tool.group(2).isBlank() ? "{}" : tool.group(2).strip();
-                    calls.add(new ToolCall(Ids.TOOL_CALL + Ids.newRunId().substring(Ids.RUN.length()), tool.group(1), arguments));
-                }
-            }
-            return new ModelTurn("", calls, List.of(), usage, "tool_calls");
+            return new ModelTurn("", toolCalls(query, request.tools()), List.of(), usage, "tool_calls");
         }
         Matcher think = THINK.matcher(query);
         if (think.matches()) {
@@ -75,6 +67,31 @@ public final class ScriptedModel implements ChatModel {
             }
         }
         return answer("Echo #" + userTurns(request.messages()) + ": " + query + filesRead(request.messages()), request, listener, usage);
+    }
+
+    /**
+     * The calls of a {@code /tool} query: {@code a {json} ;; b {json}}, each part may repeat {@code /tool}. A name the
+     * agent offers no tool by fails the turn saying so: a script's typo, not a model's wrong guess to answer with a tool
+     * error (a part {@code /tool b} once became a call of a tool named {@code /tool}).
+     */
+    private static List<ToolCall> toolCalls(String query, List<ToolSpec> offered) {
+        List<ToolCall> calls = new ArrayList<>();
+        for (String each : TOOLS_APART.split(query.substring("/tool".length()).strip())) {
+            String part = each.strip();
+            Matcher tool = TOOL.matcher(part.startsWith("/tool") ? part : "/tool " + part);
+            if (!tool.matches()) {
+                continue;
+            }
+            String name = tool.group(1);
+            if (offered.stream().noneMatch(spec -> spec.name().equals(name))) {
+                throw new ModelException("model_error", "the script calls tool '" + name + "', which this agent does not offer"
+                        + " (its tools: " + String.join(", ", offered.stream().map(ToolSpec::name).toList())
+                        + "); several calls are written '/tool a {…} ;; b {…}'", false);
+            }
+            String arguments = tool.group(2).isBlank() ? "{}" : tool.group(2).strip();
+            calls.add(new ToolCall(Ids.TOOL_CALL + Ids.newRunId().substring(Ids.RUN.length()), name, arguments));
+        }
+        return calls;
     }
 
     private static ModelTurn answer(String text, ModelRequest request, ModelListener listener, Usage input)
