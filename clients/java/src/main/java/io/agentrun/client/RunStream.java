@@ -176,6 +176,8 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
                 rejoin();
             } else if (message.id() == null) {
                 notice(message, null);
+            } else if (seq(message) > lastSeq + 1) {
+                rejoin(); // a seq skipped: joined again after the last one yielded, as after a break (and as the TypeScript SDK)
             } else {
                 RunEvent event = accept(message);
                 if (event != null) {

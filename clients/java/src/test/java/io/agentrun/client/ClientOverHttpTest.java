@@ -245,6 +245,33 @@ class ClientOverHttpTest {
     }
 
     @Test
+    void aSkippedSeqIsNotYieldedButJoinedAgainAfterTheLastEventYielded() {
+        answers.add(sse(delta(0), delta(2), delta(3)));               // seq 1 missing: the rest is not yielded
+        answers.add(sse(delta(1), delta(2), end(3)));
+
+        try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
+            assertThat(drain(stream)).extracting(RunEvent::seq).containsExactly(0L, 1L, 2L, 3L);
+            assertThat(stream.joins()).isEqualTo(1);
+        }
+        assertThat(seen).extracting(Seen::lastEventId).containsExactly(null, "0");
+    }
+
+    @Test
+    void aGapThatStaysIsStreamLostOnceTheDeadlinePassed() {
+        answers.add(sse(delta(0), delta(2)));
+        for (int i = 0; i < 1000; i++) {
+            answers.add(sse(delta(2)));
+        }
+
+        try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
+            var events = stream.iterator();
+            assertThat(events.next().seq()).isZero();
+            assertThatThrownBy(events::hasNext).isInstanceOfSatisfying(AgentrunException.class,
+                    e -> assertThat(e.code()).isEqualTo("stream_lost"));
+        }
+    }
+
+    @Test
     void aLostStreamsUnnumberedRunEndIsANoticeAndTheRunIsJoinedAgain() {
         String lostError = "event: error\ndata: {\"type\":\"error\",\"data\":{\"code\":\"stream_lost\",\"message\":\"m\",\"retryable\":true}}\n\n";
         String lostEnd = "event: run_end\ndata: {\"type\":\"run_end\",\"data\":{\"status\":\"failed\",\"output\":\"\"}}\n\n";
