@@ -402,6 +402,10 @@ local function decide_approval(KEYS, ARGV)
       -- the same decision by the same caller: a retried request whose answer was lost, not a second decision
       return {'recorded_before', ''}
     end
+    if h[9] == 'deadline' then
+      -- nobody decided in time and the sweeper denied it: every decision after the deadline gets the same answer
+      return {'expired', ''}
+    end
     return {'decided', h[5]}
   end
   local status = h[3]

@@ -474,6 +474,13 @@ class TransitionTableIT {
                     assertThat(run.field(RunStore.DECISION)).isNull();
                     assertThat(run.commandsProduced()).isZero();
                 }),
+                cell(WAITING, DECIDE, "after the sweeper denied it at the deadline → expired (as before the denial)", run -> {
+                    run.laterTo(run.deadline);
+                    run.sweep();
+                    assertThat(run.field(RunStore.DECIDED_BY)).as("denied by the sweeper").isEqualTo("deadline");
+                    assertThat(run.decide("approve", DECIDER)).isEqualTo(new Outcome.Expired());
+                    assertThat(run.field(RunStore.DECISION)).isEqualTo("deny");
+                }),
                 cell(WAITING_DECIDED, DECIDE, "decided → decided", run -> {
                     assertThat(run.decide("deny", "key_other")).isEqualTo(new Outcome.AlreadyDecided("approve"));
                     assertThat(run.field(RunStore.DECISION)).isEqualTo("approve");
