@@ -145,11 +145,16 @@ final class McpServerLink implements AutoCloseable {
         }
     }
 
-    /** A lost session (the server's 404, or the SDK's dismissal of the requests pending then) or a passing outage. */
+    /**
+     * A lost session (the server's 404, the SDK's dismissal of the requests pending then, or a request that read the
+     * session's initialization while the loss reset it: the SDK's own {@code NullPointerException} on
+     * {@code LifecycleInitializer$Initialization.initializeResult()}, seen under concurrent calls) or a passing outage.
+     */
     static boolean worthAgain(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof McpTransportSessionNotFoundException
                     || (cause.getClass() == RuntimeException.class && SESSION_DISMISSED.equals(cause.getMessage()))
+                    || (cause instanceof NullPointerException && String.valueOf(cause.getMessage()).contains("LifecycleInitializer"))
                     || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing())) {
                 return true;
             }
