@@ -76,7 +76,6 @@ class ApiSecurity {
                 .build();
     }
 
-    /** Handlers take the authenticated {@link Caller} as a parameter. */
     /**
      * Spring Security's own observations off: a span and a timer around every filter of the chain, and around each
      * authentication and authorization, on every request — ~8 % of an api node's CPU in the bench's runs phase (JFR,
@@ -88,6 +87,7 @@ class ApiSecurity {
         return SecurityObservationSettings.noObservations();
     }
 
+    /** Handlers take the authenticated {@link Caller} as a parameter. */
     @Bean
     static WebMvcConfigurer callerArgument() {
         return PrincipalArgument.of(Caller.class);

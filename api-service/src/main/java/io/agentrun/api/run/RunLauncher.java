@@ -113,7 +113,7 @@ final class RunLauncher {
         RunStarts.SpendCharge spend = spendCaps.chargeFor(caller);
         RunStarts.Start start = new RunStarts.Start(command, plan, caller.keyFamily(), caller.limitedToOwnThreads(),
                 request.metadata(), reservation, spend, LaunchedRun.listened(mode) ? live.nodeId() : null, lease.nodeId());
-        return start(start, caller, mayProduce);
+        return start(start, mayProduce);
     }
 
     /**
@@ -121,7 +121,7 @@ final class RunLauncher {
      * command; what refused it, or anything that failed after it was recorded, is answered as a problem (the run refused
      * in Redis, its thread and charge given back).
      */
-    private LaunchedRun start(RunStarts.Start start, Caller caller, Predicate<String> mayProduce) {
+    private LaunchedRun start(RunStarts.Start start, Predicate<String> mayProduce) {
         RunCommand command = start.command();
         String runId = command.runId();
         RunSubscription subscription = null;

@@ -330,7 +330,7 @@ public final class RunStore {
      * @throws io.lettuce.core.RedisException when Redis did not answer
      */
     public boolean confirmSent(String runId) {
-        return RunLibrary.CONFIRM_SENT.run(redis, new String[] {RedisKeys.run(runId)}) == 1;
+        return confirmSentAll(List.of(runId)).isEmpty();
     }
 
     /**

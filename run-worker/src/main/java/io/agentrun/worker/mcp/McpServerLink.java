@@ -151,15 +151,10 @@ final class McpServerLink implements AutoCloseable {
      * {@code LifecycleInitializer$Initialization.initializeResult()}, seen under concurrent calls) or a passing outage.
      */
     static boolean worthAgain(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof McpTransportSessionNotFoundException
-                    || (cause.getClass() == RuntimeException.class && SESSION_DISMISSED.equals(cause.getMessage()))
-                    || (cause instanceof NullPointerException && String.valueOf(cause.getMessage()).contains("LifecycleInitializer"))
-                    || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing())) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(failure, cause -> cause instanceof McpTransportSessionNotFoundException
+                || (cause.getClass() == RuntimeException.class && SESSION_DISMISSED.equals(cause.getMessage()))
+                || (cause instanceof NullPointerException && String.valueOf(cause.getMessage()).contains("LifecycleInitializer"))
+                || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing()));
     }
 
     /** The first retry goes at once (a new session on a server that is up); later ones wait for a restarting server. */
@@ -176,8 +171,12 @@ final class McpServerLink implements AutoCloseable {
     }
 
     private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        return causedBy(failure, type::isInstance);
+    }
+
+    private static boolean causedBy(Throwable failure, java.util.function.Predicate<Throwable> test) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (type.isInstance(cause)) {
+            if (test.test(cause)) {
                 return true;
             }
         }
