@@ -116,8 +116,8 @@ final class GuardedHttpTransport implements McpClientTransport {
             }
         } catch (IOException e) {
             // The guard's refusal is an UnknownHostException saying which address was refused: never more than that.
-            throw new ServerUnreachable("the MCP server could not be reached: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), !(e instanceof java.net.UnknownHostException));
+            throw new McpTransportException("the MCP server could not be reached: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
     }
 
@@ -193,15 +193,7 @@ final class GuardedHttpTransport implements McpClientTransport {
             }
         }
         if (!data.isEmpty()) {
-            McpSchema.JSONRPCMessage message = deliver(data.toString());
-            if (awaited != null && message instanceof McpSchema.JSONRPCResponse response && awaited.equals(response.id())) {
-                return true;
-            }
-        }
-        if (awaited != null) {
-            // The server closed the stream without answering (it stopped, or was redeployed, mid-call): the request failed
-            // as a broken connection does, and is sent again; the call's idempotency key keeps it from running twice.
-            throw new ServerUnreachable("the MCP server closed its answer before it came", true);
+            deliver(data.toString());
         }
         return true;
     }
@@ -274,23 +266,6 @@ final class GuardedHttpTransport implements McpClientTransport {
             if (read > limit) {
                 throw new McpTransportException("the MCP server's answer is longer than " + limit + " bytes");
             }
-        }
-    }
-
-    /**
-     * The server could not be reached, or the connection broke before its answer (a restart, a redeploy). {@code passing}:
-     * worth trying again shortly (not the guard's refusal of an address).
-     */
-    static final class ServerUnreachable extends McpTransportException {
-        private final boolean passing;
-
-        ServerUnreachable(String message, boolean passing) {
-            super(message);
-            this.passing = passing;
-        }
-
-        boolean passing() {
-            return passing;
         }
     }
 }

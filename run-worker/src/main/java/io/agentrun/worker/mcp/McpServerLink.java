@@ -113,18 +113,9 @@ final class McpServerLink implements AutoCloseable {
         return request(() -> client.callTool(new McpSchema.CallToolRequest(tool, arguments, Map.of(IDEMPOTENCY_KEY, idempotencyKey))));
     }
 
-    /** How often a request that met a lost session or a restarting server is sent in all, and the pause before each retry. */
-    static final int ATTEMPTS = 4;
-    private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
-    /** What the SDK fails every pending request with when the transport reports the session lost (McpClientSession 2.1). */
-    private static final String SESSION_DISMISSED = "MCP session with server terminated";
-
     /**
      * One request, with what can go wrong said for the model and the client: the server's own error, no answer in time,
-     * a transport failure. A request that met a session the server forgot (it restarted, the session expired) — itself,
-     * or any request in flight at that moment, which the SDK fails with the session — or a server that could not be
-     * reached or broke the connection (restarting), is sent again, up to {@link #ATTEMPTS} times in all, {@link #RETRY_PAUSE}
-     * apart: the client begins a new session first. A tool call carries the same idempotency key every time.
+     * a transport failure. A session the server forgot is begun again once.
      */
     private <T> T request(Supplier<T> request) throws ToolException {
         for (int attempt = 1; ; attempt++) {
@@ -133,8 +124,7 @@ final class McpServerLink implements AutoCloseable {
             } catch (McpError e) {
                 throw new ToolException("MCP server '" + server.id() + "' refused the request: " + e.getMessage());
             } catch (RuntimeException e) {
-                if (attempt < ATTEMPTS && worthAgain(e)) {
-                    pause(attempt);
+                if (attempt == 1 && causedBy(e, McpTransportSessionNotFoundException.class)) {
                     continue;
                 }
                 if (causedBy(e, TimeoutException.class)) {
@@ -145,38 +135,9 @@ final class McpServerLink implements AutoCloseable {
         }
     }
 
-    /**
-     * A lost session (the server's 404, the SDK's dismissal of the requests pending then, or a request that read the
-     * session's initialization while the loss reset it: the SDK's own {@code NullPointerException} on
-     * {@code LifecycleInitializer$Initialization.initializeResult()}, seen under concurrent calls) or a passing outage.
-     */
-    static boolean worthAgain(Throwable failure) {
-        return causedBy(failure, cause -> cause instanceof McpTransportSessionNotFoundException
-                || (cause.getClass() == RuntimeException.class && SESSION_DISMISSED.equals(cause.getMessage()))
-                || (cause instanceof NullPointerException && String.valueOf(cause.getMessage()).contains("LifecycleInitializer"))
-                || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing()));
-    }
-
-    /** The first retry goes at once (a new session on a server that is up); later ones wait for a restarting server. */
-    private void pause(int attempt) throws ToolException {
-        if (attempt == 1) {
-            return;
-        }
-        try {
-            Thread.sleep(RETRY_PAUSE.toMillis() * (attempt - 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException("MCP server '" + server.id() + "': interrupted while waiting to call it again");
-        }
-    }
-
     private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
-        return causedBy(failure, type::isInstance);
-    }
-
-    private static boolean causedBy(Throwable failure, java.util.function.Predicate<Throwable> test) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (test.test(cause)) {
+            if (type.isInstance(cause)) {
                 return true;
             }
         }

@@ -43,28 +43,13 @@ public final class TestMcpServer implements AutoCloseable {
 
     private final Tomcat tomcat = new Tomcat();
     private final McpSyncServer server;
-    private final Map<String, AtomicInteger> calls;
-    private final Map<String, Map<String, McpSchema.CallToolResult>> done;
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, McpSchema.CallToolResult>> done = new ConcurrentHashMap<>();
     private final List<Map<String, String>> requestHeaders = new CopyOnWriteArrayList<>();
     private final int port;
     private final McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
 
     public TestMcpServer() {
-        this(0, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
-    }
-
-    /**
-     * This server stopped and a new one started on its port, as a redeploy does: the new one knows none of the sessions,
-     * and (as a server that honours idempotency keys durably) keeps the record of the calls done.
-     */
-    public TestMcpServer restarted() {
-        close();
-        return new TestMcpServer(port, calls, done);
-    }
-
-    private TestMcpServer(int port, Map<String, AtomicInteger> calls, Map<String, Map<String, McpSchema.CallToolResult>> done) {
-        this.calls = calls;
-        this.done = done;
         McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json).mcpEndpoint("/mcp").build();
@@ -84,14 +69,6 @@ public final class TestMcpServer implements AutoCloseable {
                                 {"type":"object","properties":{"order_id":{"type":"string"},"text":{"type":"string"}},
                                  "required":["order_id","text"]}""",
                                 arguments -> text("Noted on " + arguments.get("order_id") + ": " + arguments.get("text"))),
-                        tool(json, "slow_note", "Adds a note, taking 400 ms.", "{\"type\":\"object\"}", arguments -> {
-                            try {
-                                Thread.sleep(400); // a call still running when the server is restarted
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                            return text("noted slowly");
-                        }),
                         tool(json, "huge", "Returns a very long text.", "{\"type\":\"object\"}",
                                 arguments -> text("x".repeat(HUGE_BYTES))),
                         tool(json, "hang", "Never answers.", "{\"type\":\"object\"}", arguments -> {
@@ -107,7 +84,7 @@ public final class TestMcpServer implements AutoCloseable {
                 .build();
         tomcat.setBaseDir(System.getProperty("java.io.tmpdir") + "/agentrun-test-mcp-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         Connector connector = new Connector();
-        connector.setPort(port);
+        connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", null);
@@ -121,7 +98,7 @@ public final class TestMcpServer implements AutoCloseable {
         } catch (LifecycleException e) {
             throw new IllegalStateException("the test MCP server did not start", e);
         }
-        this.port = tomcat.getConnector().getLocalPort();
+        port = tomcat.getConnector().getLocalPort();
     }
 
     /** {@code http://127.0.0.1:<port>/mcp}. */

@@ -172,50 +172,6 @@ class McpToolboxIT {
         }
     }
 
-    /**
-     * A server restarted between calls, and again while four calls run: every call succeeds (the session is begun again,
-     * for the call that met the 404 and for the calls the SDK failed with it), and each is executed once per idempotency key.
-     */
-    @Test
-    void aRestartedServerLosesNoCallBetweenCallsOrWhileCallsRun() throws Exception {
-        TestMcpServer own = new TestMcpServer();
-        try (McpToolbox toolbox = toolbox(loopbackAllowed())) {
-            String project = register("redeployed", own.url(), Map.of(), Duration.ofSeconds(10));
-            List<Tool> tools = toolbox.toolsFor(project, agent("redeployed", "add_note", "slow_note"));
-            assertThat(tools.get(0).execute(invocation(project, "{\"order_id\":\"ORD-1\",\"text\":\"a\"}"))).isEqualTo("Noted on ORD-1: a");
-
-            own = own.restarted(); // between calls: the next call meets the 404 of a session the server forgot
-            List<java.util.concurrent.Future<String>> after = new java.util.ArrayList<>();
-            try (var calls = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int i = 0; i < 4; i++) {
-                    String text = "b" + i;
-                    after.add(calls.submit(() -> tools.get(0).execute(invocation(project, "{\"order_id\":\"ORD-1\",\"text\":\"" + text + "\"}"))));
-                }
-            }
-            for (int i = 0; i < 4; i++) {
-                assertThat(after.get(i).get()).as("call %d after the restart", i).isEqualTo("Noted on ORD-1: b" + i);
-            }
-
-            List<java.util.concurrent.Future<String>> running = new java.util.ArrayList<>();
-            var calls = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-            for (int i = 0; i < 4; i++) {
-                running.add(calls.submit(() -> tools.get(1).execute(invocation(project, "{}"))));
-            }
-            TestMcpServer stopping = own;
-            org.awaitility.Awaitility.await("the slow calls to reach the server").atMost(Duration.ofSeconds(10))
-                    .until(() -> stopping.calls("slow_note") >= 1);
-            own = own.restarted(); // while they run
-            for (var call : running) {
-                assertThat(call.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("noted slowly");
-            }
-            calls.close();
-            assertThat(own.executions("slow_note")).as("executed once per idempotency key").isEqualTo(4);
-            assertThat(own.executions("add_note")).isEqualTo(5);
-        } finally {
-            own.close();
-        }
-    }
-
     private static String register(String id, String url, Map<String, String> headers, Duration timeout) {
         return register(id, url, headers, timeout, null);
     }
