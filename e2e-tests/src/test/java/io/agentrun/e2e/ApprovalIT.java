@@ -149,6 +149,30 @@ class ApprovalIT {
         assertThat(server.calls("add_note")).isEqualTo(before);
     }
 
+    /**
+     * Runs wait for a person; meanwhile the MCP server is redeployed (it forgets every session). Each approved call still
+     * runs, once: the worker that resumes a run begins a new session instead of failing the call it was approved for.
+     */
+    @Test
+    void approvedCallsThatMeetARestartedServerRun() throws Exception {
+        List<Paused> paused = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            paused.add(pause("clerk")); // each worker that takes one begins a session with the server
+        }
+        server = server.restarted();
+        for (Paused run : paused) {
+            HttpResponse<String> approved = decide(client, run.threadId, run.runId, run.callId, "approve", "");
+            assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+        }
+        for (Paused run : paused) {
+            List<SseEvent> rest = ApiClient.readUntil(run.response.body(), e -> !"run_end".equals(e.event()));
+            JsonNode toolEnd = data(rest.stream().filter(e -> "tool_end".equals(e.event())).findFirst().orElseThrow());
+            assertThat(toolEnd.get("is_error").asBoolean()).as(toolEnd.toString()).isFalse();
+            assertThat(data(rest.getLast()).get("output").asString()).contains("Noted on ORD-9: refund approved");
+            assertThat(server.executedKeys("add_note")).contains(run.runId + "/" + run.callId);
+        }
+    }
+
     @Test
     void aClientThatLeftWhileTheRunWaitedJoinsAcrossThePauseAndSeesEachSeqOnce() throws Exception {
         int before = server.calls("add_note");

@@ -116,8 +116,8 @@ final class GuardedHttpTransport implements McpClientTransport {
             }
         } catch (IOException e) {
             // The guard's refusal is an UnknownHostException saying which address was refused: never more than that.
-            throw new McpTransportException("the MCP server could not be reached: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            throw new ServerUnreachable("the MCP server could not be reached: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), !(e instanceof java.net.UnknownHostException));
         }
     }
 
@@ -138,11 +138,10 @@ final class GuardedHttpTransport implements McpClientTransport {
             session.set(newSession.getValue());
         }
         if ((status == 404 || status == 400) && sentSession != null) {
-            // The server forgot the session (restarted, expired): the client initializes again on its next request.
+            // The server forgot the session (restarted, expired): nothing to end there. The link begins a new session on
+            // a new transport; this one is not told to the SDK's client, whose own re-initialization races its requests.
             session.compareAndSet(sentSession, null);
-            McpTransportSessionNotFoundException lost = new McpTransportSessionNotFoundException("the MCP server ended the session");
-            exceptionHandler.accept(lost);
-            throw lost;
+            throw new McpTransportSessionNotFoundException("the MCP server ended the session");
         }
         if (status < 200 || status >= 300) {
             throw new McpTransportException("the MCP server answered HTTP " + status
@@ -193,7 +192,15 @@ final class GuardedHttpTransport implements McpClientTransport {
             }
         }
         if (!data.isEmpty()) {
-            deliver(data.toString());
+            McpSchema.JSONRPCMessage message = deliver(data.toString());
+            if (awaited != null && message instanceof McpSchema.JSONRPCResponse response && awaited.equals(response.id())) {
+                return true;
+            }
+        }
+        if (awaited != null) {
+            // The server closed the stream without answering (it stopped, or was redeployed, mid-call): the request failed
+            // as a broken connection does, not waiting out its timeout; sent again, a call keeps its idempotency key.
+            throw new ServerUnreachable("the MCP server closed its answer before it came", true);
         }
         return true;
     }
@@ -207,6 +214,11 @@ final class GuardedHttpTransport implements McpClientTransport {
         }
         handler.apply(Mono.just(message)).subscribe(ignored -> { }, exceptionHandler);
         return message;
+    }
+
+    /** Ends nothing at the server when closed: it forgot the session, or the headers that would end it were replaced. */
+    void forget() {
+        session.set(null);
     }
 
     @Override
@@ -266,6 +278,23 @@ final class GuardedHttpTransport implements McpClientTransport {
             if (read > limit) {
                 throw new McpTransportException("the MCP server's answer is longer than " + limit + " bytes");
             }
+        }
+    }
+
+    /**
+     * The server could not be reached, or broke the connection before its answer (a restart, a redeploy). {@code passing}:
+     * worth trying again shortly (not the destination guard's refusal of an address).
+     */
+    static final class ServerUnreachable extends McpTransportException {
+        private final boolean passing;
+
+        ServerUnreachable(String message, boolean passing) {
+            super(message);
+            this.passing = passing;
+        }
+
+        boolean passing() {
+            return passing;
         }
     }
 }

@@ -13,40 +13,75 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This worker's session with one registered MCP server (one version of its registration): the SDK's client over the
- * guarded transport, and the server's tool list, asked again once it is {@code tool-list-ttl} old. Shared by every run
- * of the project that uses the server; calls go out concurrently.
+ * This worker's link to one registered MCP server (one version of its registration): its current session — the SDK's
+ * client over its own guarded transport — and the server's tool list, asked again once it is {@code tool-list-ttl} old.
+ * Shared by every run of the project that uses the server; calls go out concurrently.
+ *
+ * <p>A session is begun on its first request and never begun again: one the server forgot (it restarted, or expired the
+ * session) or could not be reached on is replaced whole, by the first request that met the loss, and every request
+ * sent on it is sent again on the new one. (The SDK's own way — resetting one client's initialization while other
+ * requests read it — failed requests in flight with a plain "session terminated", and raced: seen under load.)
  */
 final class McpServerLink implements AutoCloseable {
 
     /** Pages of a tool list read at most: a server that pages forever does not hold a run's start. */
     private static final int MAX_PAGES = 20;
 
+    /** The pauses between attempts of a request whose session was lost: doubling from the first to the longest. */
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
+
     private final McpServerView server;
-    private final McpSyncClient client;
+    private final Map<String, String> headers;
+    private final Supplier<GuardedHttpTransport> transports;
+    private final Duration connectTimeout;
+    private final Object replacing = new Object();
+    private volatile Session session;
     private final ReentrantLock refreshing = new ReentrantLock();
     private volatile @Nullable Listing listing;
+
+    /** One MCP session: the SDK's client over a transport of its own. */
+    private record Session(McpSyncClient client, GuardedHttpTransport transport) {
+    }
 
     /** A tool list and when it was read. */
     record Listing(List<McpSchema.Tool> tools, Instant readAt) {
     }
 
-    McpServerLink(McpServerView server, GuardedHttpTransport transport, Duration connectTimeout) {
+    /**
+     * @param headers    the registration's headers the transports send (secrets: compared, never shown)
+     * @param transports a new transport (no session yet) for each session
+     */
+    McpServerLink(McpServerView server, Map<String, String> headers, Supplier<GuardedHttpTransport> transports, Duration connectTimeout) {
         this.server = server;
-        this.client = McpClient.sync(transport)
+        this.headers = Map.copyOf(headers);
+        this.transports = transports;
+        this.connectTimeout = connectTimeout;
+        this.session = open();
+    }
+
+    private Session open() {
+        GuardedHttpTransport transport = transports.get();
+        McpSyncClient client = McpClient.sync(transport)
                 .requestTimeout(server.callTimeout())
                 .initializationTimeout(connectTimeout.plus(server.callTimeout()))
                 .clientInfo(new McpSchema.Implementation("agentrun", "1"))
                 .build();
+        return new Session(client, transport);
     }
 
     McpServerView server() {
         return server;
+    }
+
+    Map<String, String> headers() {
+        return headers;
     }
 
     Duration callTimeout() {
@@ -92,7 +127,7 @@ final class McpServerLink implements AutoCloseable {
         List<McpSchema.Tool> tools = new ArrayList<>();
         String cursor = null;
         for (int page = 0; page < MAX_PAGES; page++) {
-            McpSchema.ListToolsResult result = request(cursor == null ? client::listTools : listNext(cursor));
+            McpSchema.ListToolsResult result = request(cursor == null ? McpSyncClient::listTools : listNext(cursor));
             tools.addAll(result.tools());
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
@@ -102,29 +137,42 @@ final class McpServerLink implements AutoCloseable {
         return List.copyOf(tools);
     }
 
-    private Supplier<McpSchema.ListToolsResult> listNext(String cursor) {
-        return () -> client.listTools(cursor);
+    private static Function<McpSyncClient, McpSchema.ListToolsResult> listNext(String cursor) {
+        return client -> client.listTools(cursor);
     }
 
     /** The meta key MCP calls carry their idempotency key under. */
     static final String IDEMPOTENCY_KEY = "io.agentrun/idempotency-key";
 
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, String idempotencyKey) throws ToolException {
-        return request(() -> client.callTool(new McpSchema.CallToolRequest(tool, arguments, Map.of(IDEMPOTENCY_KEY, idempotencyKey))));
+        return request(client -> client.callTool(new McpSchema.CallToolRequest(tool, arguments, Map.of(IDEMPOTENCY_KEY, idempotencyKey))));
     }
 
     /**
      * One request, with what can go wrong said for the model and the client: the server's own error, no answer in time,
-     * a transport failure. A session the server forgot is begun again once.
+     * a transport failure. A request whose session was lost — the server forgot it, or could not be reached or broke
+     * the connection before its answer (restarting) — is sent again on a new session, at once and then after pauses
+     * doubling from {@link #FIRST_PAUSE} to {@link #LONGEST_PAUSE}, until its call timeout has passed. A tool call carries
+     * the same idempotency key every time.
      */
-    private <T> T request(Supplier<T> request) throws ToolException {
-        for (int attempt = 1; ; attempt++) {
+    private <T> T request(Function<McpSyncClient, T> request) throws ToolException {
+        long deadline = System.nanoTime() + server.callTimeout().toNanos();
+        Duration pause = Duration.ZERO;
+        while (true) {
+            Session used = session;
             try {
-                return request.get();
+                return request.apply(used.client());
             } catch (McpError e) {
                 throw new ToolException("MCP server '" + server.id() + "' refused the request: " + e.getMessage());
             } catch (RuntimeException e) {
-                if (attempt == 1 && causedBy(e, McpTransportSessionNotFoundException.class)) {
+                boolean lost = lost(e);
+                if (lost) {
+                    replace(used);
+                }
+                // A request out on a session replaced meanwhile failed with it, whatever it says.
+                if ((lost || used != session) && System.nanoTime() + pause.toNanos() < deadline) {
+                    pauseFor(pause);
+                    pause = pause.isZero() ? FIRST_PAUSE : min(pause.multipliedBy(2), LONGEST_PAUSE);
                     continue;
                 }
                 if (causedBy(e, TimeoutException.class)) {
@@ -133,6 +181,47 @@ final class McpServerLink implements AutoCloseable {
                 throw new ToolException("MCP server '" + server.id() + "' failed: " + rootMessage(e));
             }
         }
+    }
+
+    /** The server forgot the session (its 404), or could not be reached or broke the connection mid-answer, for now. */
+    private static boolean lost(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof McpTransportSessionNotFoundException
+                    || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The first request to meet the loss of {@code lost} puts a new session in its place; the others find it there. The
+     * old one is left, not closed: closing would fail the requests still out on it, which may yet be answered (a passing
+     * outage of one connection), and ending it at the server takes a server that remembers it.
+     */
+    private void replace(Session lost) {
+        synchronized (replacing) {
+            if (session == lost) {
+                lost.transport().forget();
+                session = open();
+            }
+        }
+    }
+
+    private void pauseFor(Duration pause) throws ToolException {
+        if (pause.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(pause); // a back-off between attempts at a restarting server, not synchronisation
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("MCP server '" + server.id() + "': interrupted while waiting to call it again");
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
@@ -152,9 +241,22 @@ final class McpServerLink implements AutoCloseable {
         return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
-    /** At once: a link is closed inside the toolbox's map update, where waiting on the server would hold others up. */
+    /**
+     * At once: a link is closed inside the toolbox's map update, where waiting on the server would hold others up.
+     *
+     * @param endSession whether to end the session at the server (a {@code DELETE} with the headers it was begun with);
+     *                   not when those headers were replaced, as revoked ones often are: the server expires it
+     */
+    void close(boolean endSession) {
+        Session current = session;
+        if (!endSession) {
+            current.transport().forget();
+        }
+        current.client().close();
+    }
+
     @Override
     public void close() {
-        client.close();
+        close(true);
     }
 }

@@ -113,12 +113,14 @@ public final class McpToolbox implements AutoCloseable {
                 return existing;
             }
             if (existing != null) {
-                existing.close(); // the registration changed (url, headers, timeout): a new session with the new one
+                // The registration changed (url, headers, timeout): a new session with the new one. The old session is
+                // ended with the headers it was begun with, unless those are what changed.
+                existing.close(existing.headers().equals(connection.headers()));
             }
             Timeout answer = Timeout.of(connection.server().callTimeout().plus(settings.connectTimeout()));
-            GuardedHttpTransport transport = new GuardedHttpTransport(http, URI.create(connection.server().url()), connection.headers(), json,
-                    settings.maxResponseBytes(), answer, scheduler);
-            return new McpServerLink(connection.server(), transport, settings.connectTimeout());
+            URI url = URI.create(connection.server().url());
+            return new McpServerLink(connection.server(), connection.headers(), () -> new GuardedHttpTransport(http, url,
+                    connection.headers(), json, settings.maxResponseBytes(), answer, scheduler), settings.connectTimeout());
         });
     }
 

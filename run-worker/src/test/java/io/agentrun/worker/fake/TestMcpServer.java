@@ -43,13 +43,28 @@ public final class TestMcpServer implements AutoCloseable {
 
     private final Tomcat tomcat = new Tomcat();
     private final McpSyncServer server;
-    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-    private final Map<String, Map<String, McpSchema.CallToolResult>> done = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> calls;
+    private final Map<String, Map<String, McpSchema.CallToolResult>> done;
     private final List<Map<String, String>> requestHeaders = new CopyOnWriteArrayList<>();
     private final int port;
     private final McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
 
     public TestMcpServer() {
+        this(0, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+    }
+
+    /**
+     * This server stopped and a new one started on its port, as a redeploy does: the new one knows none of the sessions,
+     * and (as a server that honours idempotency keys durably) keeps the record of the calls done.
+     */
+    public TestMcpServer restarted() {
+        close();
+        return new TestMcpServer(port, calls, done);
+    }
+
+    private TestMcpServer(int port, Map<String, AtomicInteger> calls, Map<String, Map<String, McpSchema.CallToolResult>> done) {
+        this.calls = calls;
+        this.done = done;
         McpJsonMapper json = new JacksonMcpJsonMapperSupplier().get();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json).mcpEndpoint("/mcp").build();
@@ -69,6 +84,14 @@ public final class TestMcpServer implements AutoCloseable {
                                 {"type":"object","properties":{"order_id":{"type":"string"},"text":{"type":"string"}},
                                  "required":["order_id","text"]}""",
                                 arguments -> text("Noted on " + arguments.get("order_id") + ": " + arguments.get("text"))),
+                        tool(json, "slow_note", "Adds a note, taking 400 ms.", "{\"type\":\"object\"}", arguments -> {
+                            try {
+                                Thread.sleep(400); // a call still running when the server is restarted
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return text("noted slowly");
+                        }),
                         tool(json, "huge", "Returns a very long text.", "{\"type\":\"object\"}",
                                 arguments -> text("x".repeat(HUGE_BYTES))),
                         tool(json, "hang", "Never answers.", "{\"type\":\"object\"}", arguments -> {
@@ -84,7 +107,7 @@ public final class TestMcpServer implements AutoCloseable {
                 .build();
         tomcat.setBaseDir(System.getProperty("java.io.tmpdir") + "/agentrun-test-mcp-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         Connector connector = new Connector();
-        connector.setPort(0);
+        connector.setPort(port);
         connector.setProperty("address", "127.0.0.1");
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", null);
@@ -98,7 +121,7 @@ public final class TestMcpServer implements AutoCloseable {
         } catch (LifecycleException e) {
             throw new IllegalStateException("the test MCP server did not start", e);
         }
-        port = tomcat.getConnector().getLocalPort();
+        this.port = tomcat.getConnector().getLocalPort();
     }
 
     /** {@code http://127.0.0.1:<port>/mcp}. */
@@ -138,7 +161,10 @@ public final class TestMcpServer implements AutoCloseable {
         return byKey == null ? java.util.Set.of() : java.util.Set.copyOf(byKey.keySet());
     }
 
-    /** The headers of every request received, lower-case names. */
+    /** The entry of {@link #requestHeaders} that holds the request's method, which no header name can be. */
+    public static final String METHOD = ":method";
+
+    /** The headers of every request received, lower-case names, and its {@link #METHOD}. */
     public List<Map<String, String>> requestHeaders() {
         return List.copyOf(requestHeaders);
     }
@@ -177,6 +203,7 @@ public final class TestMcpServer implements AutoCloseable {
         protected void service(HttpServletRequest request, HttpServletResponse response) throws jakarta.servlet.ServletException, IOException {
             Map<String, String> headers = new java.util.TreeMap<>();
             request.getHeaderNames().asIterator().forEachRemaining(name -> headers.put(name.toLowerCase(java.util.Locale.ROOT), request.getHeader(name)));
+            headers.put(METHOD, request.getMethod());
             requestHeaders.add(headers);
             mcp.service(request, response);
         }

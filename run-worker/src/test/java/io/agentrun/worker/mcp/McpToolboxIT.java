@@ -18,10 +18,14 @@ import io.agentrun.worker.tool.ToolException;
 import io.agentrun.worker.tool.ToolInvocation;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -170,6 +174,94 @@ class McpToolboxIT {
                     .until(() -> !toolbox.toolsFor(project, agent("orders", name)).getFirst().description().contains("does not list"));
             assertThat(toolbox.toolsFor(project, agent("orders", name)).getFirst().execute(invocation(project, "{}"))).isEqualTo("fresh");
         }
+    }
+
+    /**
+     * A server restarted between calls and while calls run, three times over: every call succeeds (the call that met the
+     * 404 of the forgotten session, the calls that were out when the server stopped, the calls made meanwhile), each is
+     * executed once per idempotency key, and nothing tries to end a session the server forgot.
+     */
+    @Test
+    void aRestartedServerLosesNoCallBetweenCallsOrWhileCallsRun() throws Exception {
+        TestMcpServer own = new TestMcpServer();
+        int calls = 0;
+        try (McpToolbox toolbox = toolbox(loopbackAllowed())) {
+            String project = register("redeployed", own.url(), Map.of(), Duration.ofSeconds(20));
+            List<Tool> tools = toolbox.toolsFor(project, agent("redeployed", "add_note", "slow_note"));
+            assertThat(tools.get(0).execute(invocation(project, "{\"order_id\":\"ORD-1\",\"text\":\"a\"}"))).isEqualTo("Noted on ORD-1: a");
+            calls++;
+            for (int round = 0; round < 3; round++) {
+                own = own.restarted(); // between calls: the next calls meet the 404 of a session the server forgot
+                assertThat(concurrently(12, i -> () -> tools.get(0).execute(invocation(project, "{\"order_id\":\"ORD-1\",\"text\":\"b" + i + "\"}"))))
+                        .as("calls after restart %d", round).allSatisfy(answer -> assertThat(answer).startsWith("Noted on ORD-1: b"));
+                calls += 12;
+
+                TestMcpServer stopping = own;
+                int before = stopping.calls("slow_note");
+                try (var running = Executors.newVirtualThreadPerTaskExecutor()) {
+                    List<Future<String>> slow = new ArrayList<>();
+                    for (int i = 0; i < 8; i++) {
+                        slow.add(running.submit(() -> tools.get(1).execute(invocation(project, "{}"))));
+                    }
+                    org.awaitility.Awaitility.await("slow calls to reach the server").atMost(Duration.ofSeconds(10))
+                            .until(() -> stopping.calls("slow_note") >= before + 4);
+                    own = own.restarted(); // while they run
+                    for (Future<String> call : slow) {
+                        assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("noted slowly");
+                    }
+                }
+            }
+            assertThat(own.executions("slow_note")).as("executed once per idempotency key").isEqualTo(24);
+            assertThat(own.executions("add_note")).isEqualTo(calls);
+            assertThat(own.requestHeaders()).as("no session the server forgot is ended there")
+                    .noneSatisfy(headers -> assertThat(headers).containsEntry(TestMcpServer.METHOD, "DELETE"));
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void aChangedRegistrationEndsTheOldSessionWithItsOwnHeadersUnlessTheHeadersChanged() throws Exception {
+        TestMcpServer own = new TestMcpServer();
+        try (own; McpToolbox toolbox = toolbox(loopbackAllowed())) {
+            String project = register("rotated", own.url(), Map.of("Authorization", "Bearer old"), null);
+            toolbox.toolsFor(project, agent("rotated", "add_note")).getFirst().execute(invocation(project, "{\"order_id\":\"ORD-3\",\"text\":\"x\"}"));
+
+            store.update(project, "rotated", new NewMcpServer(null, null, null, null, Duration.ofSeconds(45), null));
+            toolbox.toolsFor(project, agent("rotated", "add_note")).getFirst().execute(invocation(project, "{\"order_id\":\"ORD-3\",\"text\":\"y\"}"));
+            org.awaitility.Awaitility.await("the old session ended").atMost(Duration.ofSeconds(10))
+                    .until(() -> deletes(own).size() == 1);
+            assertThat(deletes(own).getFirst()).containsEntry("authorization", "Bearer old");
+
+            store.update(project, "rotated", new NewMcpServer(null, null, Map.of("Authorization", "Bearer new"), null, null, null));
+            toolbox.toolsFor(project, agent("rotated", "add_note")).getFirst().execute(invocation(project, "{\"order_id\":\"ORD-3\",\"text\":\"z\"}"));
+            assertThat(own.requestHeaders().getLast()).containsEntry("authorization", "Bearer new");
+            store.update(project, "rotated", new NewMcpServer(null, null, null, null, Duration.ofSeconds(50), null));
+            toolbox.toolsFor(project, agent("rotated", "add_note")).getFirst().execute(invocation(project, "{\"order_id\":\"ORD-3\",\"text\":\"w\"}"));
+            org.awaitility.Awaitility.await("the session begun with the new headers ended").atMost(Duration.ofSeconds(10))
+                    .until(() -> deletes(own).size() == 2);
+            assertThat(deletes(own)).as("the session begun with the old headers is left to expire")
+                    .extracting(headers -> headers.get("authorization")).containsExactly("Bearer old", "Bearer new");
+        }
+    }
+
+    private static List<Map<String, String>> deletes(TestMcpServer server) {
+        return server.requestHeaders().stream().filter(headers -> "DELETE".equals(headers.get(TestMcpServer.METHOD))).toList();
+    }
+
+    /** {@code count} calls at once; their answers, in order. */
+    private static List<String> concurrently(int count, java.util.function.IntFunction<java.util.concurrent.Callable<String>> call) throws Exception {
+        List<Future<String>> answers = new ArrayList<>();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                answers.add(threads.submit(call.apply(i)));
+            }
+        }
+        List<String> got = new ArrayList<>();
+        for (Future<String> answer : answers) {
+            got.add(answer.get());
+        }
+        return got;
     }
 
     private static String register(String id, String url, Map<String, String> headers, Duration timeout) {
