@@ -49,6 +49,8 @@ class ApprovalFaultIT {
 
     private static final int RUNS = 200;
     private static final Duration SETTLE = Duration.ofMinutes(4);
+    /** How long after a worker's kill a decision counts as made while the pipeline recovered from it. */
+    private static final Duration KILL_REACH = Duration.ofSeconds(10);
     private static final String SUITE = Long.toString(System.nanoTime(), 36);
     private static final String AGENT = "approver-" + SUITE;
 
@@ -87,6 +89,14 @@ class ApprovalFaultIT {
         final int index;
         final boolean approve;
         final List<RunEvent> events = new CopyOnWriteArrayList<>();
+        /**
+         * When the decision was sent, and when a worker resumed the run (its approval_decided's createdAt): epoch ms of this
+         * machine's clock, which the worker's shares. The resume is the worker's, not the relay's delivery of it.
+         */
+        volatile long decidedAt;
+        volatile long resumedAt;
+        /** When this client saw approval_decided (epoch ms): the worker's resume, then the relay's delivery. */
+        volatile long seenResumedAt;
         volatile RunStream stream;
         volatile Throwable failure;
         volatile String decisionFailure;
@@ -105,6 +115,10 @@ class ApprovalFaultIT {
                 stream = s;
                 for (RunEvent event : s) {
                     events.add(event);
+                    if (event.data() instanceof EventData.ApprovalDecided && resumedAt == 0) {
+                        resumedAt = event.createdAt().toEpochMilli();
+                        seenResumedAt = System.currentTimeMillis();
+                    }
                     if (event.data() instanceof EventData.ApprovalRequired approval) {
                         deciders.submit(() -> decide(s, approval, decided));
                     }
@@ -118,6 +132,7 @@ class ApprovalFaultIT {
         private void decide(RunStream s, EventData.ApprovalRequired approval, AtomicInteger decided) {
             try {
                 Thread.sleep(ThreadLocalRandom.current().nextLong(5_000));
+                decidedAt = System.currentTimeMillis();
                 client.runs().decide(s.threadId(), s.runId(), approval.toolCallId(), approve ? "approve" : "deny",
                         approve ? "" : "not this one");
                 decided.incrementAndGet();
@@ -148,6 +163,7 @@ class ApprovalFaultIT {
     void twoHundredRunsPauseAreDecidedByPeopleWhileAWorkerAndARelayDieAndEachApprovedToolRunsOnce() throws Exception {
         List<Seen> seen = new ArrayList<>();
         List<String> kills = new ArrayList<>();
+        long[] workerKilled = new long[1]; // epoch ms
         AtomicInteger decided = new AtomicInteger();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
                 ExecutorService deciders = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -165,7 +181,11 @@ class ApprovalFaultIT {
                 await(fault.getValue() + " decisions before killing " + name).atMost(Duration.ofSeconds(120))
                         .until(() -> decided.get() >= fault.getValue());
                 long pausedOrDeciding = seen.stream().filter(s -> !ended(s)).count();
+                long killed = System.currentTimeMillis();
                 stack.kill9AndAwaitRestart(name);
+                if (name.startsWith("worker")) {
+                    workerKilled[0] = killed;
+                }
                 kills.add(name + " at " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms with " + pausedOrDeciding
                         + " runs not ended, " + decided.get() + " decided");
             }
@@ -191,11 +211,37 @@ class ApprovalFaultIT {
                 + server.executions("add_note") + ", runs whose tool was done " + doneByRun.size() + ", runs with a second attempt "
                 + resumedElsewhere + ", kills " + kills;
         System.out.println(figures);
+        // The runs the worker's kill could hold up: decided before it and not yet resumed then, or decided within
+        // KILL_REACH after it. A command on a partition the dead member held waits until the share group gives the
+        // partition to the live worker: group.share.session.timeout.ms and the heartbeat bound it (docs/reliability.md).
+        List<Long> pauses = resumptionPauses(seen, s -> s.decidedAt < workerKilled[0] + KILL_REACH.toMillis() && s.resumedAt > workerKilled[0]);
+        List<Long> others = resumptionPauses(seen, s -> s.resumedAt < workerKilled[0]);
+        List<Long> seenPauses = seen.stream().filter(s -> s.decidedAt > 0 && s.seenResumedAt > 0)
+                .filter(s -> s.decidedAt < workerKilled[0] + KILL_REACH.toMillis() && s.resumedAt > workerKilled[0])
+                .map(s -> s.seenResumedAt - s.decidedAt).sorted().toList();
+        String pauseFigures = "Resumption pause (decision sent to a worker's approval_decided): runs the worker's kill could hold up: "
+                + pauses.size() + ", p50 " + percentile(pauses, 50) + " ms, p90 " + percentile(pauses, 90) + " ms, max "
+                + percentile(pauses, 100) + " ms; runs resumed before the kill: " + others.size() + ", p50 " + percentile(others, 50)
+                + " ms, max " + percentile(others, 100) + " ms; seen by their clients (a relay was killed too): p50 "
+                + percentile(seenPauses, 50) + " ms, max " + percentile(seenPauses, 100) + " ms";
+        System.out.println(pauseFigures);
 
         assertThat(problems).as(figures).isEmpty();
         assertThat(doneByRun.keySet()).as("every approved call done, and no other").isEqualTo(approvedRuns);
         assertThat(doneByRun.values()).as("each once").containsOnly(1L);
         assertThat(decided.get()).isEqualTo(RUNS);
+        assertThat(pauses).as(pauseFigures).isNotEmpty();
+        assertThat(percentile(pauses, 50)).as(pauseFigures).isLessThanOrEqualTo(3_000);
+    }
+
+    /** In ms, for each run decided that {@code which} takes, how long after its decision was answered it was seen resumed. */
+    private static List<Long> resumptionPauses(List<Seen> seen, java.util.function.Predicate<Seen> which) {
+        return seen.stream().filter(s -> s.decidedAt > 0 && s.resumedAt > 0).filter(which)
+                .map(s -> s.resumedAt - s.decidedAt).sorted().toList();
+    }
+
+    private static long percentile(List<Long> sorted, int percent) {
+        return sorted.isEmpty() ? -1 : sorted.get(Math.max(0, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1));
     }
 
     @Test

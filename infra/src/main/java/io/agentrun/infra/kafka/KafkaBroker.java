@@ -182,10 +182,14 @@ public final class KafkaBroker implements AutoCloseable {
             p.setProperty(group + ".heartbeat.interval.ms", "2000");
         }
         // The share group assigns each partition to one worker while there are more partitions than workers, so
-        // a dead worker's partitions — with commands a sweeper produced again for its runs — wait for its session
-        // to time out. Near the workers' 5 s lease, a dead worker's runs continue elsewhere in about 6 s
-        // (measured: 11.4 s with the 10 s session, FaultInjectionIT).
-        p.setProperty("group.share.session.timeout.ms", "6000");
+        // a dead worker's partitions — with the commands a sweeper produced again for its runs, and those of runs
+        // decided by people meanwhile — wait for its session to time out, and then for the live worker's next
+        // heartbeat to learn they are its own. (What the dead worker had acquired is released when its connection
+        // closes.) 3 s and 1 s: a decided run resumes within ~4 s of a worker's SIGKILL (ApprovalFaultIT), where 6 s
+        // and 2 s held some for 7 s, and 10 s and 2 s for 11 s (FaultInjectionIT).
+        p.setProperty("group.share.min.session.timeout.ms", "3000");
+        p.setProperty("group.share.session.timeout.ms", "3000");
+        p.setProperty("group.share.heartbeat.interval.ms", "1000");
         p.setProperty("group.share.record.lock.duration.ms", "15000");
         try (var out = Files.newBufferedWriter(properties)) {
             p.store(out, "agentrun KRaft node " + node.id() + " of " + quorum.nodes().size());
