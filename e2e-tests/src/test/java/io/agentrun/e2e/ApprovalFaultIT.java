@@ -230,8 +230,11 @@ class ApprovalFaultIT {
         assertThat(doneByRun.keySet()).as("every approved call done, and no other").isEqualTo(approvedRuns);
         assertThat(doneByRun.values()).as("each once").containsOnly(1L);
         assertThat(decided.get()).isEqualTo(RUNS);
+        // The kill may cost a decided run at most 3 s at the median: beyond what the runs it could not touch took in the
+        // same run, so that a machine that is slow today (CI's, beside other suites) slows both alike. On a quiet machine
+        // those take ~0.5 s (docs/reliability.md).
         assertThat(pauses).as(pauseFigures).isNotEmpty();
-        assertThat(percentile(pauses, 50)).as(pauseFigures).isLessThanOrEqualTo(3_000);
+        assertThat(percentile(pauses, 50)).as(pauseFigures).isLessThanOrEqualTo(3_000 + Math.max(0, percentile(others, 50)));
     }
 
     /** In ms, for each run decided that {@code which} takes, how long after its decision was answered it was seen resumed. */
