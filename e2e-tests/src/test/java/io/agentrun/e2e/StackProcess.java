@@ -130,7 +130,7 @@ final class StackProcess implements AutoCloseable {
     }
 
     /** Every part of the stack alive again and each service ready on its port. */
-    private void awaitServing() {
+    void awaitServing() {
         List<String> services = new java.util.ArrayList<>(List.of("worker-1", "worker-2", "relay-1", "relay-2"));
         IntStream.rangeClosed(1, apis).forEach(n -> services.add("api-" + n));
         for (String part : infrastructure) {

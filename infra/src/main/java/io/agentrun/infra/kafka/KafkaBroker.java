@@ -237,11 +237,22 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private boolean answersMetadata() {
-        if (!Ports.isOpen("localhost", node.port())) {
+        return answersMetadata(bootstrapServers());
+    }
+
+    /**
+     * True when the Kafka at {@code bootstrapServers} ({@code host:port,…}) answers a metadata request within a few
+     * seconds: what a service asks first when it starts. No client is made while none of them listens.
+     */
+    public static boolean answersMetadata(String bootstrapServers) {
+        boolean listening = java.util.Arrays.stream(bootstrapServers.split(",")).map(String::strip)
+                .anyMatch(address -> Ports.isOpen(address.substring(0, address.lastIndexOf(':')),
+                        Integer.parseInt(address.substring(address.lastIndexOf(':') + 1))));
+        if (!listening) {
             return false;
         }
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000))) {
             admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);

@@ -31,14 +31,16 @@ import java.util.stream.Stream;
  * a redis-server (or {@code REDIS_URL}), api nodes, workers and relays as separate processes — seeded
  * with project {@code demo}, the agents of {@code agents.yml} and a secret key. It supervises what it
  * started: a process that dies (say, {@code kill -9} by pid from {@code .agentrun/}) is started again on
- * the same ports and data, which is how the fault-injection tests crash and recover parts. Ctrl-C or
- * SIGTERM stops everything, front to back.
+ * the same ports and data, which is how the fault-injection tests crash and recover parts. Each part is restarted on
+ * its own ({@link Supervisor}), a service once the Kafka and Redis it needs at start answer. Ctrl-C or SIGTERM stops
+ * everything, front to back.
  */
 public final class LocalStack {
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
 
-    private static final Duration SUPERVISION_INTERVAL = Duration.ofMillis(500);
+    /** How often a service waiting to be started again asks whether Kafka and Redis answer. */
+    private static final Duration INFRASTRUCTURE_POLL = Duration.ofMillis(500);
 
     private final StackOptions options;
     private final ServiceLaunch launcher;
@@ -51,11 +53,9 @@ public final class LocalStack {
     /** One broker, or the nodes of a cluster ({@code --kafka-brokers}); pid files {@code kafka} or {@code kafka-<n>}. */
     private List<KafkaBroker> kafka = List.of();
     private String kafkaBootstrap;
-    /** When each dead broker was first seen dead, for {@code AGENTRUN_KAFKA_RESTART_DELAY}. */
-    private final Map<KafkaBroker, Long> kafkaDownSince = new java.util.HashMap<>();
+    private final Supervisor supervisor = new Supervisor();
     private DevSessionIssuer sessions;
     private DemoPage demo;
-    private volatile boolean stopping;
 
     /** A supervised service process and how to start it again. */
     private static final class Service {
@@ -64,7 +64,9 @@ public final class LocalStack {
         final List<String> args;
         final Map<String, String> env;
         final Path log;
+        final StartBackOff backOff = new StartBackOff();
         volatile ChildProcess process;
+        volatile long launchedAt;
 
         Service(String name, String module, List<String> args, Map<String, String> env, Path log) {
             this.name = name;
@@ -72,6 +74,10 @@ public final class LocalStack {
             this.args = args;
             this.env = env;
             this.log = log;
+        }
+
+        Duration ranFor() {
+            return Duration.ofNanos(System.nanoTime() - launchedAt);
         }
     }
 
@@ -199,35 +205,64 @@ public final class LocalStack {
                 .formatted(demoOrigin, demoPort));
         demo.serve("http://localhost:" + apiPorts.getFirst(), publishableKey);
         printReady(apiPorts, redisUrl, apiKey, adminToken, sessions.mint(options.projectId(), Duration.ofHours(12)), demoOrigin);
-        Thread.ofPlatform().daemon().name("agentrun-supervisor").start(this::supervise);
+        supervise();
     }
 
-    /** Starts again whatever died, on the same ports and data, until the stack stops. */
+    /** Starts again whatever dies, on the same ports and data, each part on its own, until the stack stops. */
     private void supervise() {
-        while (!stopping) {
-            try {
-                Thread.sleep(SUPERVISION_INTERVAL.toMillis()); // a polling supervisor; nothing waits on this
-                for (int i = 0; i < redisNodes.size(); i++) {
-                    RedisServer node = redisNodes.get(i);
-                    if (!node.isAlive() && !stopping) {
-                        say("redis-server on port " + node.port() + " exited; starting it again");
-                        node.restart();
-                        writePid(redisNodes.size() == 1 ? "redis" : "redis-" + (i + 1), node.pid());
-                    }
-                }
-                superviseKafka();
-                for (Service service : services) {
-                    if (!service.process.isAlive() && !stopping) {
-                        say(service.name + " exited; starting it again");
-                        launch(service);
-                    }
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException | IOException e) {
-                say("supervisor: " + e.getMessage());
-            }
+        for (RedisServer node : redisNodes) {
+            supervisor.watch(redisName(node), node::isAlive, () -> restartRedis(node));
         }
+        for (KafkaBroker broker : kafka) {
+            supervisor.watch(kafkaName(broker), broker::isAlive, () -> restartKafka(broker));
+        }
+        for (Service service : services) {
+            supervisor.watch(service.name, () -> service.process.isAlive(), () -> restartService(service));
+        }
+    }
+
+    private void restartRedis(RedisServer node) throws IOException {
+        say("redis-server on port " + node.port() + " exited; starting it again");
+        node.restart();
+        writePid(redisName(node), node.pid());
+    }
+
+    private String redisName(RedisServer node) {
+        return redisNodes.size() == 1 ? "redis" : "redis-" + (redisNodes.indexOf(node) + 1);
+    }
+
+    /**
+     * A service that exited starts again at once, or after its {@link StartBackOff} when it keeps exiting soon after its
+     * start, and only once the Kafka and Redis this stack runs answer: a service asks both at start and exits when one
+     * does not.
+     */
+    private void restartService(Service service) throws IOException, InterruptedException {
+        Duration ran = service.ranFor();
+        Duration wait = service.backOff.after(ran);
+        say(service.name + " exited" + (wait.isZero() ? "; starting it again"
+                : " again " + ran.toSeconds() + " s after its start; starting it again in " + wait.toSeconds() + " s"));
+        Thread.sleep(wait);
+        awaitInfrastructure(service.name);
+        if (!supervisor.stopping()) {
+            launch(service);
+        }
+    }
+
+    /** Until every Redis node this stack runs answers PING and its Kafka answers a metadata request. */
+    private void awaitInfrastructure(String waiting) throws InterruptedException {
+        boolean said = false;
+        while (!infrastructureAnswers()) {
+            if (!said) {
+                say(waiting + " waits for Kafka and Redis to answer");
+                said = true;
+            }
+            Thread.sleep(INFRASTRUCTURE_POLL); // a polling wait of this part's own watch; it holds no other part
+        }
+    }
+
+    private boolean infrastructureAnswers() {
+        return redisNodes.stream().allMatch(node -> RedisServer.ping("127.0.0.1", node.port()))
+                && KafkaBroker.answersMetadata(kafkaBootstrap);
     }
 
     private void startKafka() throws IOException {
@@ -260,29 +295,27 @@ public final class LocalStack {
     /**
      * Starts a dead broker again on its data and ports, at once or, with {@code AGENTRUN_KAFKA_RESTART_DELAY}
      * (e.g. {@code 20s}), after it has been down that long: a cluster then runs without it for a while, as after a
-     * lost machine, before it comes back and catches up.
+     * lost machine, before it comes back and catches up. Returns once the broker serves (its watch waits, no other).
      */
-    private void superviseKafka() throws IOException {
-        Duration delay = java.util.Optional.ofNullable(System.getenv("AGENTRUN_KAFKA_RESTART_DELAY")).filter(v -> !v.isBlank())
-                .map(v -> Duration.parse("PT" + v.strip().toUpperCase(java.util.Locale.ROOT))).orElse(Duration.ZERO);
-        for (KafkaBroker broker : kafka) {
-            if (broker.isAlive() || stopping) {
-                kafkaDownSince.remove(broker);
-                continue;
-            }
-            long since = kafkaDownSince.computeIfAbsent(broker, b -> System.nanoTime());
-            if (System.nanoTime() - since >= delay.toNanos()) {
-                say(kafkaName(broker) + " exited; starting it again");
-                broker.restart(pid -> {
-                    try {
-                        writePid(kafkaName(broker), pid);
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-                kafkaDownSince.remove(broker);
-            }
+    private void restartKafka(KafkaBroker broker) throws InterruptedException {
+        Duration delay = kafkaRestartDelay();
+        say(kafkaName(broker) + " exited; starting it again" + (delay.isZero() ? "" : " in " + delay.toMillis() + " ms"));
+        Thread.sleep(delay);
+        if (supervisor.stopping()) {
+            return;
         }
+        broker.restart(pid -> {
+            try {
+                writePid(kafkaName(broker), pid);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static Duration kafkaRestartDelay() {
+        return java.util.Optional.ofNullable(System.getenv("AGENTRUN_KAFKA_RESTART_DELAY")).filter(v -> !v.isBlank())
+                .map(v -> Duration.parse("PT" + v.strip().toUpperCase(java.util.Locale.ROOT))).orElse(Duration.ZERO);
     }
 
     private String kafkaName(KafkaBroker broker) {
@@ -315,6 +348,7 @@ public final class LocalStack {
         // Built at each start: a restart uses the class-data archive written since the first.
         List<String> command = launcher.command(service.module, service.args);
         service.process = ChildProcess.start(service.name, command, service.env, service.log, false);
+        service.launchedAt = System.nanoTime();
         writePid(service.name, service.process.pid());
     }
 
@@ -363,10 +397,13 @@ public final class LocalStack {
         System.out.flush();
     }
 
-    /** Front to back: nothing new enters while the rest drains; then the broker and Redis. */
+    /**
+     * Supervision ends first, so that no restart launches a part this has already stopped; then front to back: nothing
+     * new enters while the rest drains; then the broker and Redis.
+     */
     private void stop() {
-        stopping = true;
         say("stopping");
+        supervisor.stop();
         List<ChildProcess> processes = services.stream().map(s -> s.process).filter(java.util.Objects::nonNull).toList();
         processes.parallelStream().filter(p -> p.name().startsWith("api-")).forEach(ChildProcess::close);
         processes.parallelStream().filter(p -> p.name().startsWith("worker-")).forEach(ChildProcess::close);
@@ -461,7 +498,7 @@ public final class LocalStack {
         }
     }
 
-    private static void say(String message) {
+    static void say(String message) {
         System.out.println("agentrun: " + message);
     }
 }
