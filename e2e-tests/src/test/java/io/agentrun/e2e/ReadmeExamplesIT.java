@@ -40,12 +40,14 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code bash}: a README's blocks in order in one shell, as a reader pastes them into one terminal, with
  *       {@code KEY} and {@code ADMIN} set. The examples chain through variables the README tells the reader to set
  *       from the answer above ({@code THREAD_ID=thr_…}: such placeholder lines are left out); the harness
- *       ({@code readme/harness.sh}) sets them from the last answer's field of that name, fails a command whose
+ *       ({@code e2e-tests/readme/harness.sh}) sets them from the last answer's field of that name, fails a command whose
  *       answer is an HTTP error or lacks the literal fields of the sample answer under it, and asks a GET again
  *       (up to 20 s) while its answer does not show them yet;</li>
  *   <li>{@code ts}: type-checked together with the SDK's tsc against the built SDK, then each run with node ({@code KEY}
  *       set). A block without its own {@code import} continues the README's first example (its import and
- *       {@code client}), as the README's words say;</li>
+ *       {@code client}), as the README's words say. The MCP server example (its SDK from {@code e2e-tests/readme}'s
+ *       npm project) is run with a client that calls its tool twice with one idempotency key and once with another
+ *       ({@code readme/mcp-check.ts}): one refund per key;</li>
  *   <li>{@code java}: compiled and run as a source-file program on this JVM's class path (the SDK and common-model),
  *       inside a {@code main} with {@code String key = System.getenv("KEY")} and, unless the block has its own, the
  *       SDK's and the events' imports;</li>
@@ -64,6 +66,11 @@ class ReadmeExamplesIT {
             "typescript", HOME.resolve("clients/typescript/README.md"),
             "java", HOME.resolve("clients/java/README.md")));
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The harness of the shell examples, and an npm project with what the examples import besides the SDK. */
+    private static final Path OWN = Path.of("readme").toAbsolutePath();
+    /** What the MCP server example must answer {@code mcp-check.ts}: one refund per key. */
+    private static final String ONE_REFUND_PER_KEY = "calls: [\"Refunded 20 EUR on ORD-1001 (refund 1)\","
+            + "\"Refunded 20 EUR on ORD-1001 (refund 1)\",\"Refunded 20 EUR on ORD-1001 (refund 2)\"]";
 
     static StackProcess stack;
 
@@ -114,7 +121,7 @@ class ReadmeExamplesIT {
             }
             Path out = Files.createDirectories(work.resolve(readme + "-out"));
             Path expect = Files.createDirectories(work.resolve(readme + "-expect"));
-            StringBuilder script = new StringBuilder(". " + harness() + "\n");
+            StringBuilder script = new StringBuilder(". " + OWN.resolve("harness.sh") + "\n");
             for (ReadmeBlocks.Block block : shell) {
                 List<List<String>> fragments = block.expectedFragments();
                 for (int n = 0; n < fragments.size(); n++) {
@@ -142,8 +149,12 @@ class ReadmeExamplesIT {
     @Test
     void theTypescriptExamplesCompileAgainstTheSdkAndRun(@TempDir Path work) throws IOException {
         NodeSuite.installAndBuild();
+        NodeSuite.install(OWN);
         Files.createDirectories(work.resolve("node_modules/@agentrun"));
         Files.createSymbolicLink(work.resolve("node_modules/@agentrun/client"), NodeSuite.SDK);
+        for (String module : List.of("@modelcontextprotocol", "zod")) {
+            Files.createSymbolicLink(work.resolve("node_modules").resolve(module), OWN.resolve("node_modules").resolve(module));
+        }
         Files.writeString(work.resolve("package.json"), "{\"type\":\"module\"}");
         Files.writeString(work.resolve("tsconfig.json"), """
                 {"compilerOptions":{"target":"ES2022","module":"NodeNext","moduleResolution":"NodeNext","strict":true,
@@ -153,7 +164,8 @@ class ReadmeExamplesIT {
                 "declare const process: { env: Record<string, string | undefined>; stdout: { write(text: string): boolean } };\n");
         List<ReadmeBlocks.Block> examples = running("ts");
         for (ReadmeBlocks.Block block : examples) {
-            Files.writeString(work.resolve("example_" + block.readme() + "_" + block.line() + ".ts"), onTheStack(withClient(block)));
+            Files.writeString(work.resolve("example_" + block.readme() + "_" + block.line() + ".ts"), onTheStack(withClient(block))
+                    + (isMcpServer(block) ? Files.readString(OWN.resolve("mcp-check.ts")) : ""));
         }
 
         NodeSuite.Result tsc = NodeSuite.run(work, List.of(NodeSuite.SDK.resolve("node_modules/.bin/tsc").toString(), "-p", "."), Map.of(),
@@ -165,7 +177,15 @@ class ReadmeExamplesIT {
                     credentials(), Duration.ofMinutes(2));
             assertThat(run.exitCode()).as("%s:%n%s%n--- printed:%n%s", block.id(), block.text(), redacted(run.output())).isZero();
             assertEndsCompletedIfItStreams(block, run.output());
+            if (isMcpServer(block)) {
+                assertThat(run.output()).as("the MCP server example does a refund once per key").contains(ONE_REFUND_PER_KEY);
+            }
         }
+    }
+
+    /** The MCP server example, run with a client that calls it as agentrun may ({@code readme/mcp-check.ts}). */
+    private static boolean isMcpServer(ReadmeBlocks.Block block) {
+        return block.text().contains(".registerTool(");
     }
 
     /** A block that uses {@code client} without making one continues the README's first example, which makes it. */
@@ -264,16 +284,6 @@ class ReadmeExamplesIT {
         } finally {
             receiver.stop(0);
         }
-    }
-
-    private static String harness() {
-        URI resource;
-        try {
-            resource = ReadmeExamplesIT.class.getResource("/readme/harness.sh").toURI();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-        return Path.of(resource).toString();
     }
 
     /** What a failure shows, without the stack's key and token, nor the keys the examples made. */
