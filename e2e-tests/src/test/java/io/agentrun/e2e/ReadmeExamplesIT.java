@@ -68,7 +68,7 @@ class ReadmeExamplesIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The harness of the shell examples, and an npm project with what the examples import besides the SDK. */
     private static final Path OWN = Path.of("readme").toAbsolutePath();
-    /** What the MCP server example must answer {@code mcp-check.ts}: one refund per key. */
+    /** What {@code readme/mcp-check.ts} prints of the MCP server example's answers: one refund per key. */
     private static final String ONE_REFUND_PER_KEY = "calls: [\"Refunded 20 EUR on ORD-1001 (refund 1)\","
             + "\"Refunded 20 EUR on ORD-1001 (refund 1)\",\"Refunded 20 EUR on ORD-1001 (refund 2)\"]";
 
