@@ -3,6 +3,7 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.webhook.WebhookSender;
 import java.io.IOException;
@@ -23,15 +24,19 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every code example of the README and of the SDKs' READMEs, run as written against {@code ./agentrun local}: the
- * fault suites' shared stack ({@link StackProcess#shared}, the local stack as a child process: project {@code demo}, the
- * agents of agents.yml, the demo shop's MCP server), held as they hold it while the examples run. The one change to any
- * example's text: {@code localhost:8080} becomes the stack's api port (it runs on a free one).
+ * cluster fault stack ({@link StackProcess#onClusters}: the local stack as a child process, with project {@code demo},
+ * the agents of agents.yml and the demo shop's MCP server, on three brokers and the JVM's Redis Cluster), held as its
+ * fault suites hold it while the examples run. Its lane, not the shared stack's: that lane is the longer one, and this
+ * suite (30–60 s) fits in the difference. The one change to any example's text: {@code localhost:8080} becomes the
+ * stack's api port (it runs on a free one).
  *
  * <p>Which blocks run ({@link ReadmeBlocks}): every fenced block but output samples, bodies and configuration (no
  * language, {@code json}, {@code yaml}, {@code html}) and those marked {@code <!-- example: not run: <why> -->}; a block
@@ -49,15 +54,16 @@ import tools.jackson.databind.json.JsonMapper;
  *       npm project) is run with a client that calls its tool twice with one idempotency key and once with another
  *       ({@code readme/mcp-check.ts}): one refund per key;</li>
  *   <li>{@code java}: compiled and run as a source-file program on this JVM's class path (the SDK and common-model),
- *       inside a {@code main} with {@code String key = System.getenv("KEY")} and, unless the block has its own, the
- *       SDK's and the events' imports;</li>
+ *       inside a {@code main} and, unless the block has its own, with the SDK's and the events' imports;</li>
  *   <li>{@code python}: the webhook verification, given a delivery the relay's own sender signed for a receiver in this
  *       JVM: it must accept it, and refuse it with one byte of the body changed.</li>
  * </ul>
  * An example that streams a run and prints its {@code run_end} must print the answer, and {@code completed} last.
  */
-@Order(SuiteLanes.SHARED_STACK_SUITES)
-@ResourceLock(SuiteLanes.SHARED_STACK) // the examples must not meet a killed part
+@Order(SuiteLanes.CLUSTER_STACK_SUITES)
+@ResourceLock(SuiteLanes.CLUSTER_STACK) // the examples must not meet a killed part
+@ResourceLock(value = SuiteLanes.REDIS_CLUSTER, mode = ResourceAccessMode.READ) // the stack runs on it
+@ExtendWith(RealInfrastructure.class)
 class ReadmeExamplesIT {
 
     private static final Path HOME = Path.of("..").toAbsolutePath().normalize();
@@ -76,7 +82,7 @@ class ReadmeExamplesIT {
 
     @BeforeAll
     static void start() {
-        stack = StackProcess.shared();
+        stack = StackProcess.onClusters();
     }
 
     private static List<ReadmeBlocks.Block> blocks(String readme) {
@@ -208,7 +214,7 @@ class ReadmeExamplesIT {
             String body = String.join("\n", lines.stream().filter(line -> !line.startsWith("import ")).toList());
             String source = String.join("\n", imports.isEmpty()
                     ? List.of("import io.agentrun.client.*;", "import io.agentrun.model.event.*;", "import java.net.URI;") : imports)
-                    + "\n\npublic class " + name + " {\n    public static void main(String[] args) {\n        String key = System.getenv(\"KEY\");\n"
+                    + "\n\npublic class " + name + " {\n    public static void main(String[] args) {\n"
                     + onTheStack(body) + "\n    }\n}\n";
             Path file = Files.writeString(work.resolve(name + ".java"), source);
 
