@@ -1,4 +1,7 @@
-/** How the SDK retries: exponential back-off with full jitter, within a total deadline per outage. */
+/**
+ * How the SDK retries: exponential back-off with equal jitter (each wait between half and all of its ceiling, so clients
+ * that lost one api node together spread out, and none comes back at once), within a total deadline per outage.
+ */
 export interface RetryOptions {
     /** The first back-off, in ms (default 100). */
     initialDelayMs?: number;

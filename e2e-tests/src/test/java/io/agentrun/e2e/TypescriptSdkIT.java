@@ -58,6 +58,7 @@ class TypescriptSdkIT {
     void theSdkTestsPassAgainstARealPipeline() {
         NodeSuite.Result result = NodeSuite.run(
                 List.of("node", "--test", "--test-reporter=spec", "test/unit/sse.test.mjs", "test/unit/stream.test.mjs",
+                        "test/unit/retry.test.mjs",
                         "test/e2e/sdk.test.mjs"),
                 Map.of("AGENTRUN_API", pipeline.api(0).toString(), "AGENTRUN_KEY", pipeline.apiKey,
                         "AGENTRUN_PROJECT", pipeline.projectId, "AGENTRUN_ADMIN_TOKEN", pipeline.adminToken),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentrun.model.agent.AgentDefinition;
+import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.worker.cancel.CancelToken;
@@ -106,6 +107,30 @@ class ScriptedModelTest {
                     assertThat(e.getMessage()).contains("'substract'", "does not offer", "its tools: add");
                     assertThat(e.retryable()).isFalse();
                 });
+    }
+
+    @Test
+    void aRunThatAsksForAnAnswerInASchemaGetsAValueOfItUnlessTheQueryScriptsOne() throws Exception {
+        ResponseFormat weather = ResponseFormat.jsonSchema("weather", new JsonCodec().mapper().readTree("""
+                {"type":"object","properties":{"city":{"type":"string"},"temperature_c":{"type":"number"}},"required":["city","temperature_c"]}"""));
+        String sample = "{\"city\":\"string\",\"temperature_c\":0}";
+
+        assertThat(askShaped("Weather in Oslo?", weather, List.of()).text()).isEqualTo(sample);
+        assertThat(askShaped("/think first", weather, List.of()).text()).isEqualTo(sample);
+        assertThat(askShaped("/json {\"city\":\"Oslo\",\"temperature_c\":-3.5}", weather, List.of()).text())
+                .isEqualTo("{\"city\":\"Oslo\",\"temperature_c\":-3.5}");
+        // after the tools' results too: the answer that ends the run is the one the schema shapes
+        ToolCall call = new ToolCall("call_1", "add", "{}");
+        assertThat(askShaped("/tool add {}", weather, List.of(new ModelMessage.Assistant("", List.of(call), List.of()),
+                new ModelMessage.ToolResult(call.id(), "add", "3", false))).text()).isEqualTo(sample);
+        assertThat(askShaped("Weather in Oslo?", null, List.of()).text()).isEqualTo("Echo #1: Weather in Oslo?");
+    }
+
+    private ModelTurn askShaped(String query, ResponseFormat format, List<ModelMessage> after) throws InterruptedException {
+        List<ModelMessage> messages = new ArrayList<>(List.of(ModelMessage.User.text(query)));
+        messages.addAll(after);
+        return model.stream(new ModelRequest(AgentDefinition.scripted("a"), "", messages, List.of(tool("add")), true, new CancelToken(),
+                format), listener);
     }
 
     private static ToolSpec tool(String name) {

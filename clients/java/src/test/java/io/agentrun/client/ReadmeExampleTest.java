@@ -1,37 +1,43 @@
 package io.agentrun.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentrun.model.event.EventData;
-import io.agentrun.model.event.RunEvent;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The README's first example, as written there: it must compile against the SDK as it is. */
+/**
+ * What the README says of the SDK's types. Its code examples themselves are compiled and run as written against a
+ * local stack by e2e-tests' {@code ReadmeExamplesIT}.
+ */
 class ReadmeExampleTest {
 
-    @SuppressWarnings("unused")
-    static void example(String key) {
-        var client = AgentrunClient.builder().baseUrl(URI.create("http://localhost:8080")).apiKey(key).projectId("demo").build();
-        try (RunStream stream = client.runs().stream("assistant", RunRequest.of("Hello"))) {
-            System.out.println("run " + stream.runId() + " on thread " + stream.threadId());   // known before the first event
-            for (RunEvent event : stream) {                   // seq 0..n, each once, in order, ending with run_end
-                switch (event.data()) {
-                    case EventData.MessageDelta d -> System.out.print(d.delta());
-                    case EventData.RunEnd end -> System.out.println("\n" + end.status() + " " + end.usage());
-                    default -> { }
-                }
-            }
-        }
+    /** The README's list of {@code EventData}'s records, from "sealed `EventData`:" to the closing parenthesis. */
+    private static final Pattern EVENT_TYPES = Pattern.compile("sealed `EventData`: ([^)]*)\\)");
+
+    @Test
+    void theReadmeListsEveryEventTypeSoASwitchWrittenFromItCompiles() throws IOException {
+        Matcher list = EVENT_TYPES.matcher(Files.readString(Path.of("README.md")).replace('\n', ' '));
+        assertThat(list.find()).as("the README lists EventData's types").isTrue();
+        List<String> listed = Pattern.compile("`(\\w+)`").matcher(list.group(1)).results().map(m -> m.group(1)).toList();
+
+        assertThat(listed).containsExactlyInAnyOrderElementsOf(
+                Arrays.stream(EventData.class.getPermittedSubclasses()).map(Class::getSimpleName).toList());
     }
 
     @Test
     void theBuilderNeedsOneCredentialAndItsProject() {
         URI base = URI.create("http://localhost:8080");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentrunClient.builder().baseUrl(base).build())
-                .isInstanceOf(IllegalStateException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentrunClient.builder().baseUrl(base).apiKey("ar_sk_x").build())
-                .hasMessageContaining("projectId");
+        assertThatThrownBy(() -> AgentrunClient.builder().baseUrl(base).build()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> AgentrunClient.builder().baseUrl(base).apiKey("ar_sk_x").build()).hasMessageContaining("projectId");
         try (AgentrunClient publishable = AgentrunClient.builder().baseUrl(base).publishableKey("ar_pk_dev_secretish").build()) {
             assertThat(publishable.toString()).doesNotContain("ar_pk_dev_secretish");
         }

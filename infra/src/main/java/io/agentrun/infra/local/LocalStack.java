@@ -384,16 +384,17 @@ public final class LocalStack {
                   widget demo (a page on its own origin with a publishable key): %s/
                   pids and logs: %s
 
-                Try it:
+                Try it (the README's examples read KEY and ADMIN):
+                  export KEY='%s' ADMIN='%s'
                   curl -N %s/api/v1/agents/assistant/stream/threads \\
-                    -H 'x-api-key: %s' -H 'x-project-id: %s' \\
+                    -H "x-api-key: $KEY" -H 'x-project-id: %s' \\
                     -H 'content-type: application/json' -d '{"query":"Hello, agent"}'
 
                 Press Ctrl-C to stop everything.
                 %n""",
                 apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
                 options.workers(), options.relays(), kafkaBootstrap, redisUrl,
-                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, api, apiKey, options.projectId());
+                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, apiKey, adminToken, api, options.projectId());
         System.out.flush();
     }
 

@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  *       with each result, joined by {@code "; "}.</li>
  *   <li>{@code /json {answer} || {answer} …} answers the first text as it is (for runs with a {@code response_format}),
  *       and, asked again after it (a retry), the next one.</li>
+ *   <li>In a run with a {@code response_format}, every other answer (an echo, tools' results) is instead a value built
+ *       from the schema ({@link SchemaSample}: {@code {"city":"string","temperature_c":0}} for a city and a number).</li>
  * </ul>
  * The echo always repeats the whole query, command included, so a transcript shows what was asked, and then
  * {@code  [{kind} {n} bytes]} for each file of the turn it was given (e.g. {@code [document 38 bytes]}), so a
@@ -54,7 +56,7 @@ public final class ScriptedModel implements ChatModel {
         }
         Usage usage = new Usage(inputWords(request), 0);
         if (request.messages().getLast() instanceof ModelMessage.ToolResult) {
-            return answer(toolResults(request.messages()), request, listener, usage);
+            return answer(shaped(request, toolResults(request.messages())), request, listener, usage);
         }
         if (TOOL.matcher(query).matches()) {
             return new ModelTurn("", toolCalls(query, request.tools()), List.of(), usage, "tool_calls");
@@ -66,7 +68,16 @@ public final class ScriptedModel implements ChatModel {
                 listener.onThinking(part);
             }
         }
-        return answer("Echo #" + userTurns(request.messages()) + ": " + query + filesRead(request.messages()), request, listener, usage);
+        String echo = "Echo #" + userTurns(request.messages()) + ": " + query + filesRead(request.messages());
+        return answer(shaped(request, echo), request, listener, usage);
+    }
+
+    /**
+     * The text answer, or in a run that asks for an answer in a JSON Schema a value of that schema
+     * ({@link SchemaSample}): a query that scripts no answer ({@code /json}) still gets one the run accepts.
+     */
+    private static String shaped(ModelRequest request, String text) {
+        return request.responseFormat() == null ? text : SchemaSample.of(request.responseFormat().schema()).toString();
     }
 
     /**
