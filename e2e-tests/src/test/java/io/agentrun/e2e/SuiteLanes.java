@@ -5,14 +5,15 @@ import org.junit.jupiter.api.Order;
 /**
  * Which e2e suites run beside which: the {@code @Order} values and resource-lock names the suites declare.
  *
- * <p>Failsafe runs every e2e suite in one JVM, three at a time ({@code it.junit.parameters} in the e2e pom), ordered by
+ * <p>Failsafe runs every e2e suite in one JVM, four at a time ({@code it.junit.parameters} in the e2e pom), ordered by
  * {@code @Order}. JUnit's fork-join executor forks the suites in that order; the thread that forked them runs them from
- * the last one back, and the other two take them from the first one on. {@code @Isolated} suites run alone after all
+ * the last one back, and the other three take them from the first one on (while the shared lane runs, two of those
+ * wait for its lock; four at a time is for the pipeline suites after the lanes). {@code @Isolated} suites run alone after all
  * the others. The fault suites' time goes mostly to waiting for killed parts to come back rather than to CPU (one after
  * the other, they left a third of two cores idle), so the two stacks' fault suites run side by side, first:
  * <ul>
- *   <li>{@link #SHARED_STACK_SUITES} come first: the two threads that take suites from the front run them, one at a
- *       time ({@link #SHARED_STACK}), the other thread waiting for the lock;</li>
+ *   <li>{@link #SHARED_STACK_SUITES} come first: the threads that take suites from the front run them, one at a
+ *       time ({@link #SHARED_STACK}), the others waiting for the lock;</li>
  *   <li>{@link #CLUSTER_STACK_LAST}, then {@link #CLUSTER_STACK_SUITES}, come last: the forking thread runs them at
  *       once, one at a time ({@link #CLUSTER_STACK});</li>
  *   <li>the pipeline suites come between: taken by each thread whose lane is done. (Run beside both lanes, by
