@@ -214,11 +214,10 @@ class ApprovalFaultIT {
         // The runs the worker's kill could hold up: decided before it and not yet resumed then, or decided within
         // KILL_REACH after it. A command on a partition the dead member held waits until the share group gives the
         // partition to the live worker: group.share.session.timeout.ms and the heartbeat bound it (docs/reliability.md).
-        List<Long> pauses = resumptionPauses(seen, s -> s.decidedAt < workerKilled[0] + KILL_REACH.toMillis() && s.resumedAt > workerKilled[0]);
-        List<Long> others = resumptionPauses(seen, s -> s.resumedAt < workerKilled[0]);
-        List<Long> seenPauses = seen.stream().filter(s -> s.decidedAt > 0 && s.seenResumedAt > 0)
-                .filter(s -> s.decidedAt < workerKilled[0] + KILL_REACH.toMillis() && s.resumedAt > workerKilled[0])
-                .map(s -> s.seenResumedAt - s.decidedAt).sorted().toList();
+        java.util.function.Predicate<Seen> heldUp = s -> s.decidedAt < workerKilled[0] + KILL_REACH.toMillis() && s.resumedAt > workerKilled[0];
+        List<Long> pauses = resumptionPauses(seen, heldUp, s -> s.resumedAt);
+        List<Long> others = resumptionPauses(seen, s -> s.resumedAt < workerKilled[0], s -> s.resumedAt);
+        List<Long> seenPauses = resumptionPauses(seen, heldUp, s -> s.seenResumedAt);
         String pauseFigures = "Resumption pause (decision sent to a worker's approval_decided): runs the worker's kill could hold up: "
                 + pauses.size() + ", p50 " + percentile(pauses, 50) + " ms, p90 " + percentile(pauses, 90) + " ms, max "
                 + percentile(pauses, 100) + " ms; runs resumed before the kill: " + others.size() + ", p50 " + percentile(others, 50)
@@ -237,10 +236,14 @@ class ApprovalFaultIT {
         assertThat(percentile(pauses, 50)).as(pauseFigures).isLessThanOrEqualTo(3_000 + Math.max(0, percentile(others, 50)));
     }
 
-    /** In ms, for each run decided that {@code which} takes, how long after its decision was answered it was seen resumed. */
-    private static List<Long> resumptionPauses(List<Seen> seen, java.util.function.Predicate<Seen> which) {
+    /**
+     * In ms, sorted, for each decided and resumed run that {@code which} takes: from its decision sent to {@code resumed}
+     * (when a worker resumed it, or when its client saw that).
+     */
+    private static List<Long> resumptionPauses(List<Seen> seen, java.util.function.Predicate<Seen> which,
+            java.util.function.ToLongFunction<Seen> resumed) {
         return seen.stream().filter(s -> s.decidedAt > 0 && s.resumedAt > 0).filter(which)
-                .map(s -> s.resumedAt - s.decidedAt).sorted().toList();
+                .map(s -> resumed.applyAsLong(s) - s.decidedAt).sorted().toList();
     }
 
     private static long percentile(List<Long> sorted, int percent) {

@@ -3,6 +3,7 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.agentrun.infra.process.JavaCommand;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.webhook.WebhookSender;
@@ -218,16 +219,12 @@ class ReadmeExamplesIT {
                     + onTheStack(body) + "\n    }\n}\n";
             Path file = Files.writeString(work.resolve(name + ".java"), source);
 
-            NodeSuite.Result run = NodeSuite.run(work, List.of(javaExecutable(), "-cp", System.getProperty("java.class.path"), file.toString()),
+            NodeSuite.Result run = NodeSuite.run(work, List.of(JavaCommand.javaExecutable(), "-cp", System.getProperty("java.class.path"), file.toString()),
                     credentials(), Duration.ofMinutes(2));
 
             assertThat(run.exitCode()).as("%s:%n%s%n--- printed:%n%s", block.id(), source, redacted(run.output())).isZero();
             assertEndsCompletedIfItStreams(block, run.output());
         }
-    }
-
-    private static String javaExecutable() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private static void assertEndsCompletedIfItStreams(ReadmeBlocks.Block block, String printed) {
