@@ -27,6 +27,16 @@ public final class Bench {
     static final String PACED_AGENT = "bench-paced";
     static final String SHORTEST_AGENT = "bench-shortest";
 
+    /**
+     * The pipeline's batching defaults (docs/architecture.md, "Batching"), which hops-raw copies so its ratio stays the
+     * limit of this design: the worker's {@code agentrun.worker.event-linger}, the relay's {@code agentrun.relay.fetch-wait}
+     * and the fetch size that makes the broker wait for it. kafka-raw keeps the client's defaults (linger 1 ms, a fetch
+     * answered at its first record): the latency of the log hop with no budget spent.
+     */
+    static final int PIPELINE_LINGER_MS = 5;
+    static final int PIPELINE_FETCH_WAIT_MS = 5;
+    static final int PIPELINE_FETCH_MIN_BYTES = 256 * 1024;
+
     private final BenchOptions options;
     private final JsonCodec codec = new JsonCodec();
     private final Script script;
@@ -200,7 +210,8 @@ public final class Bench {
             case "direct" -> new DirectTransport(new DirectServer(script, delay), body);
             case "kafka-raw" -> kafka == null ? null : new KafkaRawTransport(kafka, script, delay, 1);
             case "redis-raw" -> redis == null ? null : new RedisRawTransport(redis, script, delay);
-            case "hops-raw" -> kafka == null || redis == null ? null : new HopsRawTransport(kafka, redis, script, delay, 1, body);
+            case "hops-raw" -> kafka == null || redis == null ? null : new HopsRawTransport(kafka, redis, script, delay,
+                    PIPELINE_LINGER_MS, PIPELINE_FETCH_WAIT_MS, body);
             case "share-raw" -> kafka == null ? null : new ShareRawTransport(kafka, delay * (script.eventsPerRun() - 3), shareOverrides());
             default -> throw new IllegalArgumentException(mode);
         };

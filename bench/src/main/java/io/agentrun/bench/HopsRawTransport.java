@@ -32,13 +32,13 @@ final class HopsRawTransport implements Transport {
     private final SseEndpoint endpoint;
     private final SseTransport client;
 
-    HopsRawTransport(String bootstrap, String redisUrl, Script script, long delayMs, int lingerMs, String body) throws Exception {
+    HopsRawTransport(String bootstrap, String redisUrl, Script script, long delayMs, int lingerMs, int fetchWaitMs, String body) throws Exception {
         this.script = script;
         this.delayMs = delayMs;
         String channel = "bench:hops:node:" + Ids.newRunId().substring(4);
         this.redis = RedisClient.create(redisUrl);
         this.router = new LiveRouter(redis, channel);
-        this.topic = new RawTopic(bootstrap, "bench.hops-events.", lingerMs);
+        this.topic = new RawTopic(bootstrap, "bench.hops-events.", lingerMs, fetchWaitMs);
         this.relay = new HopsRelay(topic, redis, channel);
         this.endpoint = new SseEndpoint(this::stream);
         this.client = new SseTransport("hops-raw", List.of(endpoint.uri()), Map.of(), body);

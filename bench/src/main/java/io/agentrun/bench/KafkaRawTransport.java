@@ -25,7 +25,7 @@ final class KafkaRawTransport implements Transport {
     KafkaRawTransport(String bootstrap, Script script, long delayMs, int lingerMs) throws Exception {
         this.script = script;
         this.delayMs = delayMs;
-        this.topic = new RawTopic(bootstrap, "bench.raw-events.", lingerMs);
+        this.topic = new RawTopic(bootstrap, "bench.raw-events.", lingerMs, 0);
         poller = Thread.ofPlatform().daemon().name("kafka-raw-poll").start(this::poll);
     }
 

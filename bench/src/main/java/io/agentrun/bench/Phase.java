@@ -26,6 +26,16 @@ record Phase(String mode, String kind, int concurrency, long delayMs, int events
     }
 
     /**
+     * The events/s a paced phase asks for: each stream plays its runs back to back, a run's deltas each after a pause of
+     * {@code delayMs} (its run_start, message_final and run_end come without one), so a pipeline that adds nothing
+     * delivers {@code concurrency × eventsPerRun / (deltas × delay)}; 0 for an unpaced phase (it asks for all it can get).
+     */
+    double offeredEventsPerSecond() {
+        int deltas = eventsPerRun - 3;
+        return delayMs <= 0 || deltas <= 0 ? 0 : concurrency * (double) eventsPerRun / (deltas * delayMs / 1000.0);
+    }
+
+    /**
      * What the clients saw. Latencies in milliseconds.
      *
      * @param seconds          the measured window's length ({@link Window}): ramp and tail excluded

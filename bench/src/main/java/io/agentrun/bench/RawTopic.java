@@ -30,7 +30,11 @@ final class RawTopic implements AutoCloseable {
     final KafkaProducer<String, String> producer;
     final KafkaConsumer<String, String> consumer;
 
-    RawTopic(String bootstrap, String prefix, int lingerMs) throws Exception {
+    /**
+     * @param fetchWaitMs 0: the consumer's default fetch settings (answered as soon as one record is there); else how
+     *                    long the broker holds a fetch for more, as the relay's ({@code agentrun.relay.fetch-wait})
+     */
+    RawTopic(String bootstrap, String prefix, int lingerMs, int fetchWaitMs) throws Exception {
         this.name = prefix + Ids.newRunId().substring(4);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1))).all().get();
@@ -38,7 +42,12 @@ final class RawTopic implements AutoCloseable {
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.LINGER_MS_CONFIG, lingerMs),
                 new StringSerializer(), new StringSerializer());
-        consumer = new KafkaConsumer<>(consumerConfig(bootstrap, name), new StringDeserializer(), new StringDeserializer());
+        Map<String, Object> config = consumerConfig(bootstrap, name);
+        if (fetchWaitMs > 0) {
+            config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchWaitMs);
+            config.putIfAbsent(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, Bench.PIPELINE_FETCH_MIN_BYTES);
+        }
+        consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
         List<TopicPartition> partitions = IntStream.range(0, PARTITIONS).mapToObj(p -> new TopicPartition(name, p)).toList();
         for (int p = 0; p < PARTITIONS; p++) {
             // a first write to each partition, so no measured run meets a partition still getting its leader

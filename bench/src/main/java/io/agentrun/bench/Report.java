@@ -46,10 +46,13 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
 
     static String line(Phase phase) {
         Phase.Figures f = phase.figures();
+        double offered = phase.offeredEventsPerSecond();
         return String.format(Locale.ROOT, "%-9s %-10s %6d %9.0f %7.1f | %-27s | %-27s | %9.1f | %d %d %d %d", phase.mode(), phase.kind(),
                 phase.concurrency(), f.eventsPerSecond(), f.runsPerSecond(), ms(f.ttfe()), ms(f.delivery()),
                 f.ttfe().p50() - f.runStartDelivery().p50(),
                 f.errors() + f.failedRuns(), f.missing(), f.duplicated(), f.stuck())
+                + (offered > 0 ? String.format(Locale.ROOT, "  delivered/offered %.0f/%.0f = %.2f", f.eventsPerSecond(), offered,
+                        f.eventsPerSecond() / offered) : "")
                 + (f.errorMessages().isEmpty() ? "" : "  " + f.errorMessages());
     }
 
@@ -161,8 +164,18 @@ record Report(Conditions conditions, BenchOptions options, String redisAppendFsy
                 l.figures().ttfe().p50(),
                 find("direct", l.kind(), top).map(d -> String.format(Locale.ROOT, " (direct %.1f ms)", d.figures().ttfe().p50())).orElse(""),
                 l.figures().delivery().p99())).orElse("no pipeline phase");
-        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams;%s lost %d, duplicated %d, errors %d",
-                vs, latencies, top, cpuSummary(throughput, find("pipeline", "runs", top)), lost, duplicated, errors);
+        return String.format(Locale.ROOT, "pipeline %s; %s at %d streams;%s%s lost %d, duplicated %d, errors %d",
+                vs, latencies, top, cpuSummary(throughput, find("pipeline", "runs", top)), pacedSummary(top), lost, duplicated, errors);
+    }
+
+    /** The paced phase: delivered events/s against what it offered and against direct's, and its CPU per event. */
+    private String pacedSummary(int top) {
+        return find("pipeline", "latency", top).filter(p -> p.offeredEventsPerSecond() > 0).map(paced -> String.format(Locale.ROOT,
+                " paced %.0f of %.0f offered events/s (%.2fx)%s, cpu %s µs/event;", paced.figures().eventsPerSecond(),
+                paced.offeredEventsPerSecond(), ratio(paced.figures().eventsPerSecond(), paced.offeredEventsPerSecond()),
+                find("direct", "latency", top).map(d -> String.format(Locale.ROOT, " = %.2fx direct",
+                        ratio(paced.figures().eventsPerSecond(), d.figures().eventsPerSecond()))).orElse(""),
+                micros(paced.cpu().microsPerEvent()))).orElse("");
     }
 
     private static String cpuSummary(Optional<Phase> throughput, Optional<Phase> runs) {

@@ -90,6 +90,17 @@ class ReportTest {
     }
 
     @Test
+    void aPacedPhaseSaysWhatItDeliveredOfWhatItOffered() {
+        // 14 events a run, 11 of them deltas each after 50 ms: a stream asks 14 / 0.55 s = 25.5 events/s, 50 streams 1,273
+        Phase paced = phase("pipeline", 50, 1_200);
+        assertThat(paced.offeredEventsPerSecond()).isCloseTo(1_272.7, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(phase("pipeline", 0, 1_200).offeredEventsPerSecond()).as("unpaced: asks for all it gets").isZero();
+        assertThat(Report.line(paced)).endsWith("delivered/offered 1200/1273 = 0.94");
+        assertThat(report(paced, phase("direct", 50, 1_250)).summary())
+                .contains("paced 1200 of 1273 offered events/s (0.94x) = 0.96x direct, cpu n/a µs/event;");
+    }
+
+    @Test
     void redisCommandsPerRunAreTheCountersDifferenceOverTheRunsMostFrequentFirst() {
         Map<String, Double> perRun = RedisCommandCount.perRun(Map.of("hset", 100L, "evalsha", 50L, "get", 7L),
                 Map.of("hset", 500L, "evalsha", 250L, "get", 7L, "fcall", 100L), 100);

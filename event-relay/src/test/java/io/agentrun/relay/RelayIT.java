@@ -48,6 +48,8 @@ class RelayIT {
     private static final JsonCodec CODEC = new JsonCodec();
     private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
     private static final String EVENTS = "events." + SUFFIX;
+    /** Longer than the default 5 ms, so a test can pace events inside one window on a busy machine. */
+    private static final Duration FETCH_WAIT = Duration.ofMillis(300);
 
     static ConfigurableApplicationContext relay;
     static KafkaProducer<String, byte[]> producer;
@@ -63,6 +65,7 @@ class RelayIT {
                 "--agentrun.kafka.event-partitions=2",
                 "--agentrun.kafka.relay-group=relays." + SUFFIX,
                 "--agentrun.relay.poll-timeout=100ms",
+                "--agentrun.relay.fetch-wait=" + FETCH_WAIT.toMillis() + "ms",
                 "--agentrun.webhooks.secret-key=" + java.util.Base64.getEncoder().encodeToString(new byte[32]),
                 "--agentrun.webhooks.consumer-group=webhooks." + SUFFIX,
                 "--server.port=0");
@@ -149,6 +152,26 @@ class RelayIT {
      * while the process stayed UP: no stream of its partitions moved again, and the relay taking them over met the
      * same record.
      */
+    @Test
+    void pacedEventsWithinTheFetchWaitGoLiveTogether() throws Exception {
+        String runId = Ids.newRunId();
+        List<String> messages = listenRaw(runId, () -> { });
+        List<RunEvent> run = run(null, runId, "paced", "Echo #1: paced");
+
+        // As a worker streams a reply: each event sent alone (acknowledged before the next), 20 ms apart, 80 ms in all.
+        // Answered at its first record (fetch.min.bytes 1, as before the budget), each fetch took one event: 5 messages.
+        for (RunEvent event : run) {
+            long next = System.nanoTime() + Duration.ofMillis(20).toNanos();
+            producer.send(new ProducerRecord<>(EVENTS, event.partitionKey(), CODEC.encode(event))).get();
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, next - System.nanoTime()));
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> messages.stream()
+                .flatMap(m -> java.util.Arrays.stream(m.split("\n"))).filter(line -> line.startsWith("{")).count() == run.size());
+        // The broker held the fetch up to 300 ms: the 80 ms of events fell in one window, or across the end of one.
+        assertThat(messages).as("one live message per fetch window, not per event").hasSizeLessThanOrEqualTo(2);
+    }
+
     @Test
     void recordsThatAreNotEventsAreSkippedAndTheEventsBehindThemApplied() throws Exception {
         String threadId = Ids.newThreadId();

@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param pollTimeout        longest wait of one poll (a poll returns as soon as a command arrives)
  * @param runTimeout         time budget of a run; past it the run ends {@code timed_out}
  * @param deliveryTimeout    how long a run's final events may take to be acknowledged by Kafka
+ * @param eventLinger        the worker's share of the latency budget (docs/architecture.md, "Batching"): how long an
+ *                           event waits for others (of any run) to leave in the same produce request ({@code linger.ms})
  * @param drainTimeout       on shutdown, how long running runs may finish before they are handed back
  * @param leaseDuration      how long a claim holds a run without renewal: a crashed or hung worker's runs are
  *                           taken over about this long after its last renewal
@@ -42,6 +44,7 @@ public record WorkerSettings(
         @DefaultValue("500ms") Duration pollTimeout,
         @DefaultValue("10m") Duration runTimeout,
         @DefaultValue("30s") Duration deliveryTimeout,
+        @DefaultValue("5ms") Duration eventLinger,
         @DefaultValue("30s") Duration drainTimeout,
         @DefaultValue("5s") Duration leaseDuration,
         @DefaultValue("1s") Duration leaseRenewInterval,

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,6 +27,9 @@ import org.springframework.util.backoff.FixedBackOff;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RelaySettings.class)
 class ConsumeConfiguration {
+
+    /** A fetch's size that answers at once: about 500 events (the batch a poll takes) of a streamed reply. */
+    private static final int FETCH_MIN_BYTES = 256 * 1024;
 
     @Bean
     EventRelay eventRelay(ClusterAdmin cluster, JsonCodec codec, EventApplier applier, MeterRegistry registry, Tracer tracer,
@@ -50,10 +54,22 @@ class ConsumeConfiguration {
         properties.setGroupId(kafka.relayGroup());
         properties.setClientId(settings.id());
         Properties consumer = new Properties();
-        consumer.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        // The classic protocol: Kafka 4.2's KIP-848 consumer, after a fetch the broker answered empty at fetch.max.wait.ms,
+        // sends no next fetch until its poll times out (500 ms per event; docs/architecture.md, "Batching"). A 10 s
+        // session and cooperative assignment keep the failover time of the KIP-848 group (the broker's 10 s session).
+        consumer.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        consumer.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        consumer.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+        consumer.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.maxPollRecords());
+        // The broker answers a fetch when FETCH_MIN_BYTES arrived or fetchWait passed: paced streams never fill it, so
+        // each fetch waits fetchWait and brings every event of it; a burst fills it and is answered at once.
+        if (settings.fetchWait().isPositive()) {
+            consumer.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) settings.fetchWait().toMillis());
+            consumer.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
+        }
         properties.setKafkaConsumerProperties(consumer);
         properties.setMessageListener(relay);
         properties.setPollTimeout(settings.pollTimeout().toMillis());

@@ -94,6 +94,19 @@ public final class EventApplier {
      * later than a call queued behind it.
      */
     public CompletableFuture<Void> apply(List<RelayedEvent> batch) {
+        // The batch's run calls leave in one write (one flush, one wake-up of the client's I/O thread, one read at
+        // Redis) rather than one each. Auto-flush is back on before the flush, so nothing sent later (the follow-ups
+        // sent from replies, a cluster's redirected retries) waits for a flush that never comes.
+        connection.setAutoFlushCommands(false);
+        try {
+            return queue(batch);
+        } finally {
+            connection.setAutoFlushCommands(true);
+            connection.flushCommands();
+        }
+    }
+
+    private CompletableFuture<Void> queue(List<RelayedEvent> batch) {
         List<CompletableFuture<?>> writes = new ArrayList<>();
         writes.add(loadIfNeeded());
         Map<String, List<RelayedEvent>> byRun = new LinkedHashMap<>();

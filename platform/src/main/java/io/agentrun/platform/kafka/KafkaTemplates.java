@@ -1,7 +1,9 @@
 package io.agentrun.platform.kafka;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
@@ -39,17 +41,30 @@ public final class KafkaTemplates {
      * events (a failed event ends its run's attempt).
      */
     public KafkaTemplate<String, byte[]> template(String clientId, Duration deliveryTimeout) {
+        return template(clientId, deliveryTimeout, null);
+    }
+
+    /**
+     * As {@link #template(String, Duration)}, with this producer's own {@code linger.ms} (null: the factory's): for a
+     * sender whose records of many runs should share produce requests, like a worker's events.
+     */
+    public KafkaTemplate<String, byte[]> template(String clientId, Duration deliveryTimeout, @Nullable Duration linger) {
         int timeoutMs = (int) settings.requestTimeout().toMillis();
+        long lingerMs = linger != null ? linger.toMillis() : factoryLingerMs();
         // Kafka refuses a delivery timeout below request timeout + linger.
-        long floorMs = timeoutMs + lingerMs();
-        return new KafkaTemplate<>(factory, Map.of(
+        long floorMs = timeoutMs + lingerMs;
+        Map<String, Object> overrides = new HashMap<>(Map.of(
                 ProducerConfig.CLIENT_ID_CONFIG, clientId,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs,
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(deliveryTimeout.toMillis(), floorMs)));
+        if (linger != null) {
+            overrides.put(ProducerConfig.LINGER_MS_CONFIG, (int) lingerMs);
+        }
+        return new KafkaTemplate<>(factory, overrides);
     }
 
-    private long lingerMs() {
+    private long factoryLingerMs() {
         Object linger = factory.getConfigurationProperties().get(ProducerConfig.LINGER_MS_CONFIG);
         return linger == null ? 0 : Long.parseLong(linger.toString());
     }

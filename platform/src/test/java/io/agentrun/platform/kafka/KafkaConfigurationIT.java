@@ -65,6 +65,15 @@ class KafkaConfigurationIT {
             } finally {
                 template.destroy();
             }
+            var lingering = context.getBean(KafkaTemplates.class).template("events-" + suffix, java.time.Duration.ZERO,
+                    java.time.Duration.ofMillis(5));
+            try {
+                assertThat(lingering.getProducerFactory().getConfigurationProperties())
+                        .as("a producer's own linger (the worker's events) beats the factory's, and counts in the floor")
+                        .containsEntry(ProducerConfig.LINGER_MS_CONFIG, 5).containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5005);
+            } finally {
+                lingering.destroy();
+            }
         });
     }
 

@@ -11,6 +11,6 @@ class EmitConfiguration {
 
     @Bean
     EventPublisher eventPublisher(KafkaTemplates templates, JsonCodec codec, WorkerSettings settings, EventPublisher.Listener listener) {
-        return new EventPublisher(templates, codec, settings.id() + "-events", settings.deliveryTimeout(), listener);
+        return new EventPublisher(templates, codec, settings.id() + "-events", settings.deliveryTimeout(), settings.eventLinger(), listener);
     }
 }

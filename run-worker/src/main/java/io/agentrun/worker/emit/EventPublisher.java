@@ -36,9 +36,11 @@ public final class EventPublisher implements DisposableBean {
     /**
      * @param deliveryTimeout how long a send is retried before it fails (and with it the run's attempt): long
      *                        enough to outlast a partition leader's election when a broker of a cluster is lost
+     * @param linger          how long an event waits for others (of any run) to share its produce request
      */
-    public EventPublisher(KafkaTemplates templates, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout, Listener listener) {
-        this.producer = templates.template(clientId, deliveryTimeout);
+    public EventPublisher(KafkaTemplates templates, JsonCodec codec, String clientId, java.time.Duration deliveryTimeout,
+            java.time.Duration linger, Listener listener) {
+        this.producer = templates.template(clientId, deliveryTimeout, linger);
         producer.setMicrometerEnabled(false);
         this.topic = templates.settings().eventsTopic();
         this.codec = codec;
