@@ -277,6 +277,37 @@ class RelayIT {
     }
 
     @Test
+    void aRunRedisRefusesHoldsBackNoOtherRunOfItsBatch() throws Exception {
+        String blockedRun = Ids.newRunId();
+        String otherRun = Ids.newRunId();
+        redis.sync().set(RedisKeys.runEvents(blockedRun), "in the way"); // XADD on it fails with WRONGTYPE
+        List<String> blockedLive = listen(blockedRun);
+        List<String> otherLive = listen(otherRun);
+        long failedBefore = relay.getBean(EventRelay.class).failedBatches();
+
+        // One producer batch, so both runs are in one relay batch (on a single primary: one call for both).
+        try (var batching = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", RealInfrastructure.kafkaBootstrapServers(),
+                "linger.ms", 60_000), new StringSerializer(), new ByteArraySerializer())) {
+            for (RunEvent event : java.util.stream.Stream.concat(run(null, blockedRun, "blocked", "Echo #1: blocked").stream(),
+                    run(null, otherRun, "beside it", "Echo #1: beside it").stream()).toList()) {
+                batching.send(new ProducerRecord<>(EVENTS, event.partitionKey(), CODEC.encode(event)));
+            }
+            batching.flush();
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> otherLive.size() == 5);
+        await().atMost(Duration.ofSeconds(10)).until(() -> relay.getBean(EventRelay.class).failedBatches() >= failedBefore + 2);
+        assertThat(otherLive).as("applied and published once, however often its batch is read again")
+                .extracting(json -> CODEC.peekHeader(json).seq()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(blockedLive).isEmpty();
+
+        redis.sync().del(RedisKeys.runEvents(blockedRun));
+        await().atMost(Duration.ofSeconds(20)).until(() -> blockedLive.size() == 5);
+        assertThat(otherLive).hasSize(5);
+        assertThat(relay.getBean(RunStore.class).find(otherRun).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
     void afterATakeoverTheOldEpochsLateEventsReachNoBufferNoClientAndNoHistory() throws Exception {
         String threadId = Ids.newThreadId();
         String runId = Ids.newRunId();

@@ -11,7 +11,9 @@ import io.agentrun.platform.store.RunLibrary;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -22,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
@@ -55,7 +58,12 @@ public final class EventApplier {
     static final long AFTER_END = 3;
     static final long AFTER_GAP = 4;
 
+    /** Most events one {@code apply_runs_events} call carries: one call holds Redis from its other clients for its whole run. */
+    private static final int EVENTS_PER_CALL = 100;
+
     private final StatefulConnection<String, String> connection;
+    /** A single primary (or sentinels): one call may take many runs' keys. In a Redis Cluster each run has its own call. */
+    private final boolean singlePrimary;
     private final RedisClusterAsyncCommands<String, String> redis;
     private final JsonCodec codec;
     private final StateSettings settings;
@@ -78,6 +86,7 @@ public final class EventApplier {
     public EventApplier(DedicatedConnection connection, JsonCodec codec, StateSettings settings, BiConsumer<String, String> handedOn) {
         this.handedOn = handedOn;
         this.connection = connection.connection();
+        this.singlePrimary = !(this.connection instanceof StatefulRedisClusterConnection);
         this.redis = connection.async();
         this.deletion = new ThreadDeletion(codec, settings);
         this.codec = codec;
@@ -119,10 +128,13 @@ public final class EventApplier {
         // anyway, so the chain waits for nothing.
         LiveFanOut fanOut = new LiveFanOut(byRun.size());
         Map<String, CompletableFuture<Void>> threadTails = new HashMap<>();
-        int slot = 0;
-        for (List<RelayedEvent> events : byRun.values()) {
-            int runSlot = slot++;
-            CompletableFuture<List<Object>> decided = callRunScript(events);
+        List<List<RelayedEvent>> runs = List.copyOf(byRun.values());
+        List<CompletableFuture<List<Object>>> replies = singlePrimary ? callRunsScript(runs)
+                : runs.stream().map(this::callRunScript).toList();
+        for (int slot = 0; slot < runs.size(); slot++) {
+            int runSlot = slot;
+            List<RelayedEvent> events = runs.get(slot);
+            CompletableFuture<List<Object>> decided = replies.get(slot);
             String threadId = events.get(0).threadId();
             CompletableFuture<Void> previous = threadId == null ? DONE : threadTails.getOrDefault(threadId, DONE);
             CompletableFuture<Void> followed = decided.thenCompose(reply -> previous.thenCompose(
@@ -158,7 +170,54 @@ public final class EventApplier {
     }
 
     private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
-        RelayedEvent first = events.get(0);
+        return RunLibrary.APPLY_RUN_EVENTS.callList(redis, runKeys(events.get(0).runId()), runArgs(events).toArray(String[]::new));
+    }
+
+    /**
+     * The run calls of a batch on a single primary: one call for many runs (at most {@link #EVENTS_PER_CALL} events, so
+     * one call does not hold Redis from its other clients for long), each run's reply as its own future.
+     */
+    private List<CompletableFuture<List<Object>>> callRunsScript(List<List<RelayedEvent>> runs) {
+        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(runs.size());
+        int from = 0;
+        while (from < runs.size()) {
+            List<String> keys = new ArrayList<>();
+            List<String> args = new ArrayList<>();
+            int to = from;
+            int events = 0;
+            while (to < runs.size() && (to == from || events + runs.get(to).size() <= EVENTS_PER_CALL)) {
+                List<RelayedEvent> run = runs.get(to++);
+                events += run.size();
+                keys.addAll(List.of(runKeys(run.get(0).runId())));
+                List<String> runArgs = runArgs(run);
+                args.add(Integer.toString(runArgs.size()));
+                args.addAll(runArgs);
+            }
+            CompletableFuture<List<Object>> call = RunLibrary.APPLY_RUNS_EVENTS.callList(redis, keys.toArray(String[]::new),
+                    args.toArray(String[]::new));
+            for (int i = 0; i < to - from; i++) {
+                int index = i;
+                replies.add(call.thenApply(answers -> runReply(answers.get(index))));
+            }
+            from = to;
+        }
+        return replies;
+    }
+
+    /** One run's part of {@code apply_runs_events}' answer: its reply, or the text of the error Redis refused it with. */
+    @SuppressWarnings("unchecked")
+    private static List<Object> runReply(Object answer) {
+        if (answer instanceof List<?> reply) {
+            return (List<Object>) reply;
+        }
+        throw new CompletionException(new RedisCommandExecutionException(String.valueOf(answer).replaceFirst("^refused: ", "")));
+    }
+
+    private static String[] runKeys(String runId) {
+        return new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId), RedisKeys.runWatchers(runId)};
+    }
+
+    private List<String> runArgs(List<RelayedEvent> events) {
         List<String> args = new ArrayList<>(6 + events.size() * 12);
         args.add(Long.toString(settings.resumeBufferMaxEvents()));
         args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
@@ -171,8 +230,7 @@ public final class EventApplier {
         for (RelayedEvent event : events) {
             addRunArgs(args, event);
         }
-        return RunLibrary.APPLY_RUN_EVENTS.callList(redis, new String[] {RedisKeys.run(first.runId()), RedisKeys.runEvents(first.runId()),
-                RedisKeys.runWatchers(first.runId())}, args.toArray(String[]::new));
+        return args;
     }
 
     private void addRunArgs(List<String> args, RelayedEvent relayed) {

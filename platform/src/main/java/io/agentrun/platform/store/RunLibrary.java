@@ -41,6 +41,8 @@ public final class RunLibrary {
     static final RedisLibrary.Function DELETE_RUN = LIBRARY.function("delete_run");
     /** The relay's apply of a batch of one run's events to the run (event-state's {@code EventApplier}). */
     public static final RedisLibrary.Function APPLY_RUN_EVENTS = LIBRARY.function("apply_run_events");
+    /** {@link #APPLY_RUN_EVENTS} for several runs in one call: a relay's batch on a single primary. */
+    public static final RedisLibrary.Function APPLY_RUNS_EVENTS = LIBRARY.function("apply_runs_events");
     /** The relay's apply of a batch of one run's events to its thread. */
     public static final RedisLibrary.Function APPLY_THREAD_EVENTS = LIBRARY.function("apply_thread_events");
     /** An api node joins a run's watchers (the relay publishes the run's events to it too). */

@@ -845,6 +845,36 @@ local function apply_run_events(KEYS, ARGV)
   return {decisions, watchers, family}
 end
 
+-- Several runs' apply_run_events in one call, for a relay on a single primary (one call per batch instead of one per
+-- run; in a Redis Cluster the runs' keys are in different slots, and each run has its own call). Each run is applied
+-- as apply_run_events applies it, in its own protected call: a run Redis refuses (a key of the wrong type, say) fails
+-- alone, as its own call would, and the others' replies still come back (what they applied is published).
+-- KEYS: apply_run_events' three keys per run, in order.   ARGV: per run, the count of its arguments, then those.
+-- Returns one reply per run: apply_run_events' reply, or 'refused: ' and the error's text for a run Redis refused.
+local function apply_runs_events(KEYS, ARGV)
+  local replies = {}
+  local a = 1
+  local k = 0
+  while a <= #ARGV do
+    local n = tonumber(ARGV[a])
+    local argv = {}
+    for i = 1, n do
+      argv[i] = ARGV[a + i]
+    end
+    local ok, reply = pcall(apply_run_events, {KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]}, argv)
+    if ok and not reply.err then
+      replies[#replies + 1] = reply
+    else
+      -- Raised, or answered as an error reply (redis.error_reply): as its text, a plain string. Redis would answer an
+      -- error object inside the array as an error reply, and the client fail the whole call with it.
+      replies[#replies + 1] = 'refused: ' .. (type(reply) == 'table' and tostring(reply.err) or tostring(reply))
+    end
+    a = a + n + 1
+    k = k + 3
+  end
+  return replies
+end
+
 -- Applies one run's events of a batch to its thread (run_start, message_final, run_end; in order): history and lock.
 -- Atomic and idempotent: a record read again (same Kafka offset; a thread's events are on one partition in order) or
 -- an event written again (same run and seq at a later offset) changes nothing. The thread's state is read once and
@@ -1117,6 +1147,7 @@ register('release_thread', release_thread)
 register('lock_or_wait', lock_or_wait)
 register('extend_thread_lock', extend_thread_lock)
 register('apply_run_events', apply_run_events)
+register('apply_runs_events', apply_runs_events)
 register('apply_thread_events', apply_thread_events)
 register('count_spend', count_spend)
 register('watch_run', watch_run)
