@@ -103,9 +103,15 @@ public final class EventApplier {
      * later than a call queued behind it.
      */
     public CompletableFuture<Void> apply(List<RelayedEvent> batch) {
-        // The batch's run calls leave in one write (one flush, one wake-up of the client's I/O thread, one read at
-        // Redis) rather than one each. Auto-flush is back on before the flush, so nothing sent later (the follow-ups
-        // sent from replies, a cluster's redirected retries) waits for a flush that never comes.
+        if (!singlePrimary) {
+            // In a Redis Cluster each call leaves as it is made: a node connection the client opens while auto-flush is
+            // off (a failover's new primary) may keep it off, and what is sent on it would wait for a flush that never
+            // comes.
+            return queue(batch);
+        }
+        // The batch's calls leave in one write (one flush, one wake-up of the client's I/O thread, one read at Redis)
+        // rather than one each. Auto-flush is back on before the flush, so nothing sent later (the follow-ups sent
+        // from replies) waits for a flush that never comes.
         connection.setAutoFlushCommands(false);
         try {
             return queue(batch);
