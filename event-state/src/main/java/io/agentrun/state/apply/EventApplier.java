@@ -11,7 +11,6 @@ import io.agentrun.platform.store.RunLibrary;
 import io.agentrun.platform.store.ThreadDeletion;
 import io.agentrun.platform.store.StateSettings;
 import io.agentrun.platform.redis.RedisConnections.DedicatedConnection;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -29,20 +28,18 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
 /**
- * Applies batches of events to Redis, pipelined, in two steps per run of the batch. First one call of the
- * run script takes all of the batch's events of that run, in order: it decides for each whether it belongs
- * to its run — not of an epoch the run has left (a worker that lost its lease), not after the run's run_end —
- * appends what belongs to the resume buffer, updates the run's state, and publishes what it applied in one
- * live message ({@code SPUBLISH}: the run's channel is a shard channel, heard only on the shard that owns the
- * run's slot). Then, for the events it applied, the thread script (history, lock), and a threaded run's
- * run_end is published only once that script has answered (in a Redis Cluster the thread's keys may live on
- * another node), so when an api node sees {@code run_end} the history is written and the lock released (and when the
- * batch is read again after it failed in the thread's write, once the thread takes the run_end). A fenced event
- * reaches no client and no history.
+ * Applies batches of events to Redis, pipelined, in two steps per run of the batch. First the run script takes all of
+ * the batch's events of that run, in order ({@link RunCalls}: a call per run, or one call for the whole batch on a
+ * single primary): it decides for each whether it belongs to its run — not of an epoch the run has left (a worker that
+ * lost its lease), not after the run's run_end — appends what belongs to the resume buffer, updates the run's state and
+ * answers which api nodes watch the run. Then, for the events it applied, the thread script (history, lock). Once every
+ * call of the batch has answered, what was applied goes out in one live message per watching api node
+ * ({@link LiveFanOut}), so a threaded run's run_end reaches a node after its history is written and its lock released
+ * (in a Redis Cluster the thread's keys may live on another node; and when the batch is read again after it failed in
+ * the thread's write, once the thread takes the run_end). A fenced event reaches no client and no history.
  *
- * <p>One script call and one live message per run per batch, rather than a script call and a publish per
- * event: under load a batch holds several events of each run, and each round trip saved is CPU saved in the
- * relay, in Redis and in every api node that receives the message.
+ * <p>Per batch, one run-script call per run (or one in all) and one live message per api node, rather than a call and a
+ * publish per event: each round trip saved is CPU saved in the relay, in Redis and in every api node.
  */
 public final class EventApplier {
 
@@ -58,9 +55,6 @@ public final class EventApplier {
     static final long AFTER_END = 3;
     static final long AFTER_GAP = 4;
 
-    /** Most events one {@code apply_runs_events} call carries: one call holds Redis from its other clients for its whole run. */
-    private static final int EVENTS_PER_CALL = 100;
-
     private final StatefulConnection<String, String> connection;
     /** A single primary (or sentinels): one call may take many runs' keys. In a Redis Cluster each run has its own call. */
     private final boolean singlePrimary;
@@ -68,6 +62,7 @@ public final class EventApplier {
     private final JsonCodec codec;
     private final StateSettings settings;
     private final ThreadDeletion deletion;
+    private final RunCalls runCalls;
     private final BiConsumer<String, String> handedOn;
     private final LongAdder fenced = new LongAdder();
     private final LongAdder afterGap = new LongAdder();
@@ -89,6 +84,7 @@ public final class EventApplier {
         this.singlePrimary = !(this.connection instanceof StatefulRedisClusterConnection);
         this.redis = connection.async();
         this.deletion = new ThreadDeletion(codec, settings);
+        this.runCalls = new RunCalls(redis, codec, settings);
         this.codec = codec;
         this.settings = settings;
     }
@@ -135,8 +131,8 @@ public final class EventApplier {
         LiveFanOut fanOut = new LiveFanOut(byRun.size());
         Map<String, CompletableFuture<Void>> threadTails = new HashMap<>();
         List<List<RelayedEvent>> runs = List.copyOf(byRun.values());
-        List<CompletableFuture<List<Object>>> replies = singlePrimary ? callRunsScript(runs)
-                : runs.stream().map(this::callRunScript).toList();
+        List<CompletableFuture<List<Object>>> replies = singlePrimary ? runCalls.callForAll(runs)
+                : runs.stream().map(runCalls::callForOne).toList();
         for (int slot = 0; slot < runs.size(); slot++) {
             int runSlot = slot;
             List<RelayedEvent> events = runs.get(slot);
@@ -173,96 +169,6 @@ public final class EventApplier {
     /** Events of an epoch their run had left (a worker that lost its lease): never buffered, published or stored. */
     public long fencedCount() {
         return fenced.sum();
-    }
-
-    private CompletableFuture<List<Object>> callRunScript(List<RelayedEvent> events) {
-        return RunLibrary.APPLY_RUN_EVENTS.callList(redis, runKeys(events.get(0).runId()), runArgs(events).toArray(String[]::new));
-    }
-
-    /**
-     * The run calls of a batch on a single primary: one call for many runs (at most {@link #EVENTS_PER_CALL} events, so
-     * one call does not hold Redis from its other clients for long), each run's reply as its own future.
-     */
-    private List<CompletableFuture<List<Object>>> callRunsScript(List<List<RelayedEvent>> runs) {
-        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(runs.size());
-        int from = 0;
-        while (from < runs.size()) {
-            List<String> keys = new ArrayList<>();
-            List<String> args = new ArrayList<>();
-            int to = from;
-            int events = 0;
-            while (to < runs.size() && (to == from || events + runs.get(to).size() <= EVENTS_PER_CALL)) {
-                List<RelayedEvent> run = runs.get(to++);
-                events += run.size();
-                keys.addAll(List.of(runKeys(run.get(0).runId())));
-                List<String> runArgs = runArgs(run);
-                args.add(Integer.toString(runArgs.size()));
-                args.addAll(runArgs);
-            }
-            CompletableFuture<List<Object>> call = RunLibrary.APPLY_RUNS_EVENTS.callList(redis, keys.toArray(String[]::new),
-                    args.toArray(String[]::new));
-            for (int i = 0; i < to - from; i++) {
-                int index = i;
-                replies.add(call.thenApply(answers -> runReply(answers.get(index))));
-            }
-            from = to;
-        }
-        return replies;
-    }
-
-    /** One run's part of {@code apply_runs_events}' answer: its reply, or the text of the error Redis refused it with. */
-    @SuppressWarnings("unchecked")
-    private static List<Object> runReply(Object answer) {
-        if (answer instanceof List<?> reply) {
-            return (List<Object>) reply;
-        }
-        throw new CompletionException(new RedisCommandExecutionException(String.valueOf(answer).replaceFirst("^refused: ", "")));
-    }
-
-    private static String[] runKeys(String runId) {
-        return new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId), RedisKeys.runWatchers(runId)};
-    }
-
-    private List<String> runArgs(List<RelayedEvent> events) {
-        List<String> args = new ArrayList<>(6 + events.size() * 12);
-        args.add(Long.toString(settings.resumeBufferMaxEvents()));
-        args.add(Long.toString(settings.resumeBufferTtl().toMillis()));
-        args.add(Long.toString(settings.runRetention().toMillis()));
-        RunEvent start = events.stream().map(RelayedEvent::event)
-                .filter(e -> e != null && e.data() instanceof EventData.RunStart).findFirst().orElse(null);
-        args.add(start == null ? "" : start.projectId());
-        args.add(start == null ? "" : start.agentId());
-        args.add(start == null || start.threadId() == null ? "" : start.threadId());
-        for (RelayedEvent event : events) {
-            addRunArgs(args, event);
-        }
-        return args;
-    }
-
-    private void addRunArgs(List<String> args, RelayedEvent relayed) {
-        RunEvent event = relayed.event();
-        String[] detail = event == null ? new String[] {"", "", "", ""} : switch (event.data()) {
-            case EventData.RunStart start -> new String[] {Integer.toString(start.attempt()), "", "", ""};
-            case EventData.RunError error -> new String[] {error.code(), error.message(), "", ""};
-            case EventData.RunEnd end -> new String[] {end.status().wireName(), end.output(), codec.write(end.usage()),
-                    end.outputJson() != null ? codec.write(end.outputJson()) : ""};
-            case EventData.ApprovalRequired approval -> new String[] {approval.toolCallId(), codec.write(approval.withoutCheckpoint()),
-                    approval.checkpoint() == null ? "" : codec.write(approval.checkpoint()), Long.toString(approval.deadline().toEpochMilli())};
-            case EventData.ApprovalDecided decided -> new String[] {decided.decision(), decided.reason(), decided.decidedBy(), ""};
-            default -> new String[] {"", "", "", ""};
-        };
-        args.add(Long.toString(relayed.seq()));
-        args.add(relayed.json());
-        args.add(relayed.type().wireName());
-        args.add(Integer.toString(relayed.partition()));
-        args.add(Long.toString(relayed.offset()));
-        args.add(event == null ? "" : event.createdAt().toString());
-        args.add(detail[0]);
-        args.add(detail[1]);
-        args.add(Integer.toString(relayed.epoch()));
-        args.add(relayed.traceparent());
-        args.add(detail[2]);
-        args.add(detail[3]);
     }
 
     /** @param runSlot the run's place in {@code fanOut}, where the events its call applied are published from */
