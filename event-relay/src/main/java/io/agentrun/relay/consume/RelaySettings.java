@@ -8,12 +8,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code agentrun.relay.*}.
  *
  * @param id              this relay's client id; blank = {@code relay-<pid>}
- * @param maxPollRecords  events applied per batch (one Redis pipeline: one run-script call per run of the batch)
+ * @param maxPollRecords  events applied per batch (one Redis pipeline: a run-script call per run, or one in all on a
+ *                        single primary)
  * @param pollTimeout     longest wait of one poll
  * @param fetchWait       the relay's share of the latency budget (docs/architecture.md, "Batching"): how long the broker
  *                        holds a fetch for more events ({@code fetch.max.wait.ms}, with a minimum size no paced stream
- *                        reaches), so a batch carries what arrived meanwhile: one fetch, one script call per run and
- *                        one live message per api node for all of it
+ *                        reaches), so a batch carries what arrived meanwhile: one fetch, one write of its Redis calls
+ *                        (on a single primary) and one live message per api node for all of it
  * @param retryBackoff    pause before re-reading a batch Redis could not take
  * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
  *                        long's events, harmlessly); not per batch, which cost a broker request per poll

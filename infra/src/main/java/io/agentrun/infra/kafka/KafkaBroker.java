@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * A real KRaft Kafka node (combined broker + controller) in a child JVM, started from the {@code kafka_2.13} jars
@@ -246,8 +247,7 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static boolean answersMetadata(String bootstrapServers) {
         boolean listening = java.util.Arrays.stream(bootstrapServers.split(",")).map(String::strip)
-                .anyMatch(address -> Ports.isOpen(address.substring(0, address.lastIndexOf(':')),
-                        Integer.parseInt(address.substring(address.lastIndexOf(':') + 1))));
+                .anyMatch(address -> Ports.isOpen(Utils.getHost(address), Utils.getPort(address)));
         if (!listening) {
             return false;
         }

@@ -23,7 +23,8 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
  * <ul>
  *   <li>{@code linger.ms=0} (Kafka 4 made it 5) and ONE request in flight per broker: batch while busy, never wait when
  *   idle. (The worker's events spend a stated share of the latency budget on a linger of their own instead:
- *   {@link KafkaTemplates#template(String, java.time.Duration, java.time.Duration)}, docs/architecture.md "Batching".) An idle producer sends a record at once; while its request is in flight, records accumulate and leave together
+ *   {@link KafkaTemplates#template(String, java.time.Duration, java.time.Duration)}, docs/architecture.md "Batching".)
+ *   An idle producer sends a record at once; while its request is in flight, records accumulate and leave together
  *   in the next one, so the number of produce requests follows the broker's pace, not the number of records (with five in
  *   flight, Kafka's default, a burst of deltas left as five small requests, each a full request's work for the broker,
  *   the follower fetches and the relay's fetch).</li>

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -175,7 +176,7 @@ final class McpServerLink implements AutoCloseable {
                     pause = pause.isZero() ? FIRST_PAUSE : min(pause.multipliedBy(2), LONGEST_PAUSE);
                     continue;
                 }
-                if (causedBy(e, TimeoutException.class)) {
+                if (causedBy(e, TimeoutException.class::isInstance)) {
                     throw new ToolException("MCP server '" + server.id() + "' did not answer within " + server.callTimeout().toSeconds() + " s");
                 }
                 throw new ToolException("MCP server '" + server.id() + "' failed: " + rootMessage(e));
@@ -185,13 +186,8 @@ final class McpServerLink implements AutoCloseable {
 
     /** The server forgot the session (its 404), or could not be reached or broke the connection mid-answer, for now. */
     private static boolean lost(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof McpTransportSessionNotFoundException
-                    || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing())) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(failure, cause -> cause instanceof McpTransportSessionNotFoundException
+                || (cause instanceof GuardedHttpTransport.ServerUnreachable unreachable && unreachable.passing()));
     }
 
     /**
@@ -224,9 +220,9 @@ final class McpServerLink implements AutoCloseable {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
-    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    private static boolean causedBy(Throwable failure, Predicate<Throwable> which) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (type.isInstance(cause)) {
+            if (which.test(cause)) {
                 return true;
             }
         }
