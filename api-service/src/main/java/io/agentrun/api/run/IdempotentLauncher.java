@@ -10,6 +10,7 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.digest.Digests;
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.agentrun.platform.store.IdempotencyKeys;
 import io.agentrun.platform.store.RunStarts;
 import io.agentrun.platform.store.RunStore;
@@ -36,6 +37,8 @@ public final class IdempotentLauncher {
     /** Far longer than a request takes from reserving its key to recording its run (a few Redis calls). */
     static final Duration STALE_AFTER = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(50);
+    /** While the first request with a key records its run, a second looks again every {@link #POLL}. */
+    private static final BackOffPolicy WAIT_FOR_FIRST = new BackOffPolicy(POLL, 1, POLL, Duration.ZERO);
     private static final int MAX_LENGTH = 255;
 
     private final RunLauncher launcher;
@@ -65,7 +68,26 @@ public final class IdempotentLauncher {
                 + "\n" + valid(idempotencyKey));
         String fingerprint = Digests.sha256Hex(mode + "\n" + agentId + "\n" + (threadId == null ? "" : threadId) + "\n"
                 + codec.write(request.input()) + "\n" + codec.write(request.metadata()));
-        long giveUpAt = System.currentTimeMillis() + STALE_AFTER.toMillis() + POLL.toMillis() * 100;
+        Duration waitAtMost = STALE_AFTER.plus(POLL.multipliedBy(100));
+        long giveUpAt = System.currentTimeMillis() + waitAtMost.toMillis();
+        try {
+            return WAIT_FOR_FIRST.untilAnswered(() -> attempt(caller, agentId, threadId, mode, ifBusy, request, digest, fingerprint,
+                    fromSeq, giveUpAt), waitAtMost, StillStarting.class::isInstance);
+        } catch (StillStarting e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "interrupted while waiting for the first request with this key");
+            }
+            throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_IN_USE, "a request with this Idempotency-Key is still being started; retry");
+        }
+    }
+
+    /**
+     * Starts the run under the key, or joins the run the key names, or takes over a stale reservation.
+     *
+     * @throws StillStarting while another request holds the key and has not recorded its run yet (the caller waits)
+     */
+    private LaunchedRun attempt(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy, RunRequest request,
+            String digest, String fingerprint, long fromSeq, long giveUpAt) {
         while (System.currentTimeMillis() < giveUpAt) {
             String runId = Ids.newRunId();
             IdempotencyKeys.Held holder;
@@ -95,9 +117,16 @@ public final class IdempotentLauncher {
                 }
                 continue;
             }
-            pause();
+            throw new StillStarting();
         }
-        throw new ApiProblem(ErrorCode.IDEMPOTENCY_KEY_IN_USE, "a request with this Idempotency-Key is still being started; retry");
+        throw new StillStarting();
+    }
+
+    /** Another request holds the key and has not recorded its run yet. */
+    private static final class StillStarting extends RuntimeException {
+        StillStarting() {
+            super("the first request with this key is still starting its run", null, false, false);
+        }
     }
 
     private Optional<LaunchedRun> takeOver(Caller caller, String agentId, @Nullable String threadId, RunMode mode, IfBusy ifBusy,
@@ -166,14 +195,5 @@ public final class IdempotentLauncher {
             }
         }
         return key;
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(POLL.toMillis()); // waiting for the first request to record its run; bounded by the loop
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiProblem(ErrorCode.UPSTREAM_UNAVAILABLE, "interrupted while waiting for the first request with this key");
-        }
     }
 }

@@ -7,18 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * This api node's lease ({@link ApiNodeLeases}): renewed every second while the node runs, and with it the
- * confirmations of the runs it produced ({@link #confirmLater}). A sweeper ends a run this
+ * confirmations of the runs it produced ({@link #confirmLater}), by {@link NodeLeaseRenewal}. A sweeper ends a run this
  * node recorded but had not confirmed once the lease is gone, so before telling a client a run was accepted the node
  * checks whether its lease can have lapsed: not while the last renewal Redis acknowledged was sent less than
  * {@code TTL - RENEW_EVERY} ago (the key lives at least {@code TTL} from the send). A node that stalled longer (a
@@ -30,7 +26,7 @@ import org.springframework.context.SmartLifecycle;
  * all of them when the node stops. Should the node die within that time, a run still unclaimed when the sweepers find
  * the node gone ends {@code not_queued}, as a run the node never confirmed; its client's stream ended with the node.
  */
-final class NodeLease implements SmartLifecycle {
+final class NodeLease {
 
     private static final Logger log = LoggerFactory.getLogger(NodeLease.class);
     private static final long ANSWERABLE_NANOS = ApiNodeLeases.TTL.minus(ApiNodeLeases.RENEW_EVERY).toNanos();
@@ -48,7 +44,6 @@ final class NodeLease implements SmartLifecycle {
     private final LongSupplier nanoTime;
     /** nanoTime when the last acknowledged renewal was sent; 0: none yet. */
     private volatile long renewedFrom;
-    private @Nullable ScheduledExecutorService timer;
 
     NodeLease(ApiNodeLeases leases, @Nullable RunStore runs, String nodeId) {
         this(leases, runs, nodeId, System::nanoTime);
@@ -80,7 +75,7 @@ final class NodeLease implements SmartLifecycle {
     }
 
     /** Renews the lease, then confirms the runs whose time came (only once Redis took the renewal). */
-    private void renewAndConfirm() {
+    void renewAndConfirm() {
         if (renew()) {
             confirmDue(false);
         }
@@ -122,35 +117,5 @@ final class NodeLease implements SmartLifecycle {
     boolean held() {
         long from = renewedFrom;
         return from != 0 && nanoTime.getAsLong() - from < ANSWERABLE_NANOS;
-    }
-
-    @Override
-    public void start() {
-        renew();
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("node-lease").daemon().factory());
-        long every = ApiNodeLeases.RENEW_EVERY.toMillis();
-        scheduler.scheduleWithFixedDelay(this::renewAndConfirm, every, every, TimeUnit.MILLISECONDS);
-        timer = scheduler;
-    }
-
-    @Override
-    public void stop() {
-        confirmDue(true);
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
-    }
-
-    /** Renewing before the servers take requests and until they stopped (the web server's phase is higher). */
-    @Override
-    public int getPhase() {
-        return Integer.MIN_VALUE + 1000;
     }
 }

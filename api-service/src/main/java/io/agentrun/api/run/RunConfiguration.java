@@ -18,6 +18,9 @@ import io.agentrun.platform.store.ApiNodeLeases;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.store.ThreadStore;
+import io.agentrun.platform.schedule.SchedulingConfiguration;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -48,6 +51,11 @@ class RunConfiguration {
     @Bean
     NodeLease nodeLease(RedisConnections redis, LiveEvents live, RunStore runs) {
         return new NodeLease(new ApiNodeLeases(redis), runs, live.nodeId());
+    }
+
+    @Bean
+    NodeLeaseRenewal nodeLeaseRenewal(NodeLease lease, @Qualifier(SchedulingConfiguration.PERIODIC) TaskScheduler scheduler) {
+        return new NodeLeaseRenewal(lease, scheduler);
     }
 
     @Bean

@@ -2,37 +2,44 @@ package io.agentrun.api.upload;
 
 import io.agentrun.files.FileStore;
 import io.agentrun.files.LocalFileStore;
+import io.agentrun.platform.schedule.PeriodicTask;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Deletes the local store's ephemeral uploads once they are older than the retention period (and partial uploads
  * left by a crash). Every api node sweeps; a file two of them go for is deleted once, the other skips it. With the
  * s3 back end it does nothing: the bucket's lifecycle rule expires uploads.
  */
-final class UploadSweeper implements AutoCloseable {
+final class UploadSweeper extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(UploadSweeper.class);
 
     private final @Nullable LocalFileStore store;
     private final Duration retention;
     private final Clock clock;
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("upload-sweeper").daemon().factory());
 
-    UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock) {
+    UploadSweeper(FileStore store, Duration retention, Duration interval, Clock clock, TaskScheduler scheduler) {
+        super(scheduler, interval);
         this.store = store instanceof LocalFileStore local ? local : null;
         this.retention = retention;
         this.clock = clock;
-        if (this.store != null) {
-            timer.scheduleWithFixedDelay(this::sweepNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void start() {
+        if (store != null) {
+            super.start();
         }
+    }
+
+    @Override
+    protected void runOnce() {
+        sweepNow();
     }
 
     /** One sweep; returns how many files it deleted. */
@@ -50,10 +57,5 @@ final class UploadSweeper implements AutoCloseable {
             log.error("sweeping uploads failed", e);
             return 0;
         }
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
     }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -75,7 +76,7 @@ class NodeLeaseIT {
             assertThat(sent(redis, claimed)).as("an event showed it claimed").isNull();
             assertThat(sent(redis, late)).as("produced later").isNull();
 
-            lease.stop();
+            new NodeLeaseRenewal(lease, new ThreadPoolTaskScheduler()).stop();
             assertThat(sent(redis, late)).as("every mark left, when the node stops").isEqualTo("1");
         }
     }

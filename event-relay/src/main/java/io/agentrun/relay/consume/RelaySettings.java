@@ -15,7 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        holds a fetch for more events ({@code fetch.max.wait.ms}, with a minimum size no paced stream
  *                        reaches), so a batch carries what arrived meanwhile: one fetch, one write of its Redis calls
  *                        (on a single primary) and one live message per api node for all of it
- * @param retryBackoff    pause before re-reading a batch Redis could not take
+ * @param retryBackoff    first pause before re-reading a batch Redis could not take (then doubling, by the services'
+ *                        one back-off, to at least 1 s)
  * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
  *                        long's events, harmlessly); not per batch, which cost a broker request per poll
  * @param failoverReplay  in a Redis Cluster, how far back the relay re-applies the topic when the topology changes (a

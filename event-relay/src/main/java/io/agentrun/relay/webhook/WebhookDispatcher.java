@@ -4,6 +4,7 @@ import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.webhook.WebhookDelivery;
 import io.agentrun.model.webhook.WebhookEndpoint;
 import io.agentrun.model.webhook.WebhookEvents;
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.platform.webhook.RetrySchedule;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * Sends due deliveries, in every relay (a delivery is taken by one dispatcher at a time: {@link WebhookStore#claimDue}
@@ -103,6 +105,7 @@ final class WebhookDispatcher implements SmartLifecycle {
 
     private void runLoop() {
         long idleMs = IDLE_MIN_MS;
+        BackOffExecution failing = null;
         while (running) {
             try {
                 int room = inFlight.availablePermits();
@@ -120,12 +123,28 @@ final class WebhookDispatcher implements SmartLifecycle {
                 } else {
                     idleMs = IDLE_MIN_MS;
                 }
+                failing = null;
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                log.warn("webhook dispatch failed ({}); trying again", e.getMessage());
-                pause();
+                failing = failing == null ? BackOffPolicy.STANDARD.backOff().start() : failing;
+                long pauseMs = failing.nextBackOff();
+                log.warn("webhook dispatch failed ({}); trying again in {} ms", e.getMessage(), pauseMs);
+                if (!awaitWakeUp(pauseMs)) {
+                    return;
+                }
             }
+        }
+    }
+
+    /** Waits {@code ms} or until woken; false when interrupted (the dispatcher stops). */
+    private boolean awaitWakeUp(long ms) {
+        try {
+            wakeUps.tryAcquire(ms, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -226,14 +245,6 @@ final class WebhookDispatcher implements SmartLifecycle {
 
         long busyFor() {
             return Math.clamp(typicalMs.get(), BUSY_MIN_MS, BUSY_MAX_MS);
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(1_000); // back-off while Redis is unreachable
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -9,6 +9,7 @@ import io.agentrun.platform.observe.DependencyHealth;
 import io.agentrun.platform.observe.TracingConfiguration;
 import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.schedule.SchedulingConfiguration;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
 import io.agentrun.platform.store.RunOwnership;
@@ -30,7 +31,8 @@ import org.springframework.context.annotation.Import;
 
 /** The beans every service shares; each service {@code @Import}s this. */
 @Configuration(proxyBeanMethods = false)
-@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class, KafkaConfiguration.class})
+@Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class, KafkaConfiguration.class,
+        SchedulingConfiguration.class})
 @EnableConfigurationProperties({StateSettings.class, WebhookSettings.class, McpSettings.class})
 public class PlatformConfiguration {
 

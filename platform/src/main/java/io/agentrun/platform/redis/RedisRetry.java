@@ -1,26 +1,20 @@
 package io.agentrun.platform.redis;
 
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.lettuce.core.RedisException;
 import java.time.Duration;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.springframework.core.retry.RetryPolicy;
-import org.springframework.core.retry.RetryTemplate;
 
 /**
- * The one retry policy of the services: a Redis call tried again while Redis does not answer (a restart, a Redis
- * Cluster failover), pausing 50 ms doubling to 1 s between attempts, for work that must wait for Redis rather than
- * fail (a claim, a claimed run's setup, a refusal that must be recorded). Spring's {@link RetryTemplate} runs it;
- * callers say only how long they may wait and when to stop early. (Model calls honour a provider's Retry-After and
- * webhooks keep a durable schedule; neither is a wait for Redis.)
+ * A Redis call tried again while Redis does not answer (a restart, a Redis Cluster failover), pausing by the services'
+ * one {@link BackOffPolicy}, for work that must wait for Redis rather than fail (a claim, a claimed run's setup, a
+ * refusal that must be recorded). Callers say only how long they may wait and when to stop early.
  */
 public final class RedisRetry {
 
     /** No limit of time: only the caller's {@code goOn} (or an interrupt) ends the retries. */
-    public static final Duration NO_TIMEOUT = Duration.ZERO;
-
-    private static final Duration FIRST_PAUSE = Duration.ofMillis(50);
-    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
+    public static final Duration NO_TIMEOUT = BackOffPolicy.NO_TIMEOUT;
 
     private RedisRetry() {
     }
@@ -34,12 +28,6 @@ public final class RedisRetry {
      *                        (its flag set); any other exception at once
      */
     public static <T> T untilAnswered(Supplier<T> call, Duration timeout, Predicate<RedisException> goOn) {
-        RetryPolicy policy = RetryPolicy.builder()
-                .predicate(failure -> failure instanceof RedisException redis && goOn.test(redis))
-                .maxRetries(Long.MAX_VALUE)
-                .delay(FIRST_PAUSE).multiplier(2).maxDelay(LONGEST_PAUSE)
-                .timeout(timeout)
-                .build();
-        return new RetryTemplate(policy).invoke(call);
+        return BackOffPolicy.STANDARD.untilAnswered(call, timeout, failure -> failure instanceof RedisException redis && goOn.test(redis));
     }
 }

@@ -1,14 +1,14 @@
 package io.agentrun.worker.cancel;
 
+import org.springframework.scheduling.TaskScheduler;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
-import io.agentrun.worker.PeriodicTask;
+import io.agentrun.platform.schedule.PeriodicTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -32,7 +32,7 @@ public final class CancellationWatcher extends PeriodicTask implements MessageLi
     private final RedisMessageListenerContainer listeners;
     private final Map<String, CancelToken> running = new ConcurrentHashMap<>();
 
-    public CancellationWatcher(RedisConnections redis, RedisMessageListenerContainer listeners, ScheduledExecutorService timers,
+    public CancellationWatcher(RedisConnections redis, RedisMessageListenerContainer listeners, TaskScheduler timers,
             Duration recheckInterval) {
         super(timers, recheckInterval);
         this.redis = redis;

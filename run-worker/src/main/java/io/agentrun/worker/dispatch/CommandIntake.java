@@ -64,9 +64,16 @@ final class CommandIntake {
         return claims.get(outcome).sum();
     }
 
-    /** Claims the commands of one poll together (one Redis round trip), starts those won, acknowledges all. */
-    /** @param stopping true once the worker stops: a claim is then not retried */
-    List<Decision> take(ConsumerRecords<String, byte[]> records, BooleanSupplier stopping) {
+    /**
+     * Claims the commands of one poll together (one Redis round trip), starts those won in the slots reserved for the
+     * poll, acknowledges all.
+     *
+     * @param stopping true once the worker stops: a claim is then not retried
+     */
+    List<Decision> take(ConsumerRecords<String, byte[]> records, BooleanSupplier stopping, RunSlots.Reservation room) {
+        if (records.isEmpty()) {
+            return List.of();
+        }
         List<Decision> decisions = new ArrayList<>(records.count());
         List<ConsumerRecord<String, byte[]>> valid = new ArrayList<>(records.count());
         List<RunCommand> commands = new ArrayList<>(records.count());
@@ -90,7 +97,7 @@ final class CommandIntake {
                 claims.get(ClaimOutcome.RELEASED).increment();
                 decisions.add(new Decision(record, AcknowledgeType.RELEASE));
             } else {
-                start(commands.get(i), won.get(i), record);
+                start(commands.get(i), won.get(i), record, room);
                 decisions.add(new Decision(record, AcknowledgeType.ACCEPT));
             }
         }
@@ -127,7 +134,7 @@ final class CommandIntake {
         };
     }
 
-    private void start(RunCommand command, RunOwnership.Claim claim, ConsumerRecord<String, byte[]> record) {
+    private void start(RunCommand command, RunOwnership.Claim claim, ConsumerRecord<String, byte[]> record, RunSlots.Reservation room) {
         RunOwnership.Claim.Won won = switch (actionFor(claim, slots.executes(command.runId()))) {
             case Action.Start start -> start.won();
             case Action.Adopt adopt -> adoptLost(command);
@@ -138,7 +145,7 @@ final class CommandIntake {
             claims.get(ClaimOutcome.DUPLICATE).increment();
             return;
         }
-        slots.start(command, won, Tracing.extract(record.headers()));
+        slots.start(command, won, Tracing.extract(record.headers()), room);
         claims.get(ClaimOutcome.STARTED).increment();
     }
 

@@ -2,6 +2,7 @@ package io.agentrun.worker.dispatch;
 
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.KafkaSettings;
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.platform.store.RunStore;
 import io.agentrun.worker.run.RunSlots;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.errors.WakeupException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -28,7 +31,7 @@ import org.springframework.kafka.core.ShareConsumerFactory;
  * ones and lets prefetched ones be archived; docs/architecture.md). Ownership while the run executes is the
  * claim's lease ({@link RunOwnership}).
  *
- * <p>It polls only when a whole poll's worth of runs fits ({@code max-poll-records}, which also bounds what
+ * <p>It polls only once it reserved a whole poll's worth of slots ({@code max-poll-records}, which also bounds what
  * the broker acquires for this worker per fetch), so it never takes more than it can start; what each record's
  * acknowledgement is, {@link CommandIntake} decides. Only this class's loop thread touches the (not
  * thread-safe) consumer.
@@ -47,7 +50,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     private volatile boolean stopping;
     private volatile boolean stopped = true;
-    private volatile ShareConsumer<String, byte[]> consumer;
+    private volatile @Nullable ShareConsumer<String, byte[]> consumer;
     private Thread loop;
 
     /** What became of a command this worker took. */
@@ -76,7 +79,10 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
     @Override
     public void stop() {
         stopping = true;
-        consumer.wakeup();
+        ShareConsumer<String, byte[]> open = consumer;
+        if (open != null) {
+            open.wakeup();
+        }
         try {
             loop.join(settings.drainTimeout().plus(settings.deliveryTimeout()).plusSeconds(15).toMillis());
         } catch (InterruptedException e) {
@@ -114,52 +120,77 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
 
     private void runLoop() {
         try {
-            while (!stopping) {
-                try {
-                    consumeUntilStopped();
-                } catch (RuntimeException e) {
-                    // Only the consumer itself gets here (take() contains per-record failures). Nothing is held in
-                    // Kafka while runs execute, so a fresh consumer simply takes new work.
-                    log.error("share dispatch loop failed; reconnecting", e);
-                    consumer.close(Duration.ofSeconds(5));
-                    consumer = newConsumer();
-                }
-            }
+            // Only the consumer itself fails out of consumeUntilStopped (take() contains per-record failures). Nothing is
+            // held in Kafka while runs execute, so a fresh consumer simply takes new work, after the services' back-off.
+            BackOffPolicy.STANDARD.untilAnswered(this::consumeOnAConsumer, BackOffPolicy.NO_TIMEOUT,
+                    failure -> failure instanceof RuntimeException && !stopping);
+        } catch (RuntimeException e) {
+            log.error("share dispatch loop ended by a failure while stopping", e);
+        }
+        try {
             drain();
         } finally {
-            consumer.close(Duration.ofSeconds(10));
+            closeConsumer(Duration.ofSeconds(10));
             stopped = true;
         }
     }
 
-    private void consumeUntilStopped() {
+    /** Consumes until stopped; on a failure closes the consumer (the next attempt makes a new one) and rethrows. */
+    private @Nullable Void consumeOnAConsumer() {
+        ShareConsumer<String, byte[]> current = consumer;
+        if (current == null) {
+            current = newConsumer();
+            consumer = current;
+        }
+        try {
+            consumeUntilStopped(current);
+            return null;
+        } catch (RuntimeException e) {
+            log.error("share dispatch loop failed; reconnecting", e);
+            closeConsumer(Duration.ofSeconds(5));
+            throw e;
+        }
+    }
+
+    private void closeConsumer(Duration wait) {
+        ShareConsumer<String, byte[]> open = consumer;
+        consumer = null;
+        if (open != null) {
+            open.close(wait);
+        }
+    }
+
+    private void consumeUntilStopped(ShareConsumer<String, byte[]> consumer) {
         while (!stopping) {
-            if (!awaitRoom()) {
+            Optional<RunSlots.Reservation> room = reserveRoom();
+            if (room.isEmpty()) {
                 continue;
             }
-            ConsumerRecords<String, byte[]> records = pollQuietly();
-            if (!records.isEmpty()) {
-                intake.take(records, () -> stopping).forEach(this::acknowledge);
-                if (slots.room() < batchSize()) {
-                    // No poll soon (the worker is full): send the acknowledgements now. Otherwise they go with the next
-                    // poll's fetch: one broker request fewer per poll.
-                    consumer.commitAsync();
-                }
+            ConsumerRecords<String, byte[]> records;
+            try (RunSlots.Reservation reserved = room.get()) {
+                records = pollQuietly(consumer);
+                intake.take(records, () -> stopping, reserved).forEach(decision -> acknowledge(consumer, decision));
+            }
+            if (!records.isEmpty() && slots.room() < batchSize()) {
+                // No poll soon (the worker is full): send the acknowledgements now. Otherwise they go with the next
+                // poll's fetch: one broker request fewer per poll.
+                consumer.commitAsync();
             }
         }
     }
 
-    private boolean awaitRoom() {
+    /** A poll's worth of slots, reserved before the poll (so whatever it brings can start), or empty after a while. */
+    private Optional<RunSlots.Reservation> reserveRoom() {
         try {
-            return slots.awaitRoom(batchSize(), ROOM_CHECK);
+            return slots.reserve(batchSize(), ROOM_CHECK);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopping = true;
-            return false;
+            return Optional.empty();
         }
     }
 
-    private ConsumerRecords<String, byte[]> pollQuietly() {
+    private ConsumerRecords<String, byte[]> pollQuietly(ShareConsumer<String, byte[]> consumer) {
         try {
             return consumer.poll(settings.pollTimeout());
         } catch (WakeupException e) {
@@ -167,7 +198,7 @@ public final class ShareGroupDispatcher implements SmartLifecycle {
         }
     }
 
-    private void acknowledge(CommandIntake.Decision decision) {
+    private void acknowledge(ShareConsumer<String, byte[]> consumer, CommandIntake.Decision decision) {
         ConsumerRecord<String, byte[]> record = decision.record();
         AcknowledgeType type = decision.type();
         try {

@@ -1,12 +1,12 @@
 package io.agentrun.worker.lease;
 
 import io.agentrun.platform.store.RunOwnership;
-import io.agentrun.worker.PeriodicTask;
+import io.agentrun.platform.schedule.PeriodicTask;
 import io.lettuce.core.ScanCursor;
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import org.springframework.scheduling.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +38,7 @@ final class IndexRepair extends PeriodicTask {
      * @param paused while true, nothing is put back: the sweeper's pause after a Redis fault, while relays re-apply the topic
      * @param enabled whether it scans at all (on a Redis Cluster, by default)
      */
-    IndexRepair(RunOwnership ownership, Duration every, BooleanSupplier paused, boolean enabled, ScheduledExecutorService timer) {
+    IndexRepair(RunOwnership ownership, Duration every, BooleanSupplier paused, boolean enabled, TaskScheduler timer) {
         super(timer, every);
         this.ownership = ownership;
         this.paused = paused;

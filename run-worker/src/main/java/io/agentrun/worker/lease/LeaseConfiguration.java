@@ -12,26 +12,19 @@ import io.agentrun.platform.store.ThreadStore;
 import io.agentrun.platform.store.WaitingRuns;
 import io.agentrun.worker.WorkerSettings;
 import io.agentrun.worker.run.RunSlots;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import io.agentrun.platform.schedule.SchedulingConfiguration;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.TaskScheduler;
 
 /** Leases of the runs here kept, lapsed ones and lost commands taken over. */
 @Configuration(proxyBeanMethods = false)
 class LeaseConfiguration {
 
-    private static final String LEASE_TIMERS = "leaseTimers";
-
-    @Bean(name = LEASE_TIMERS, destroyMethod = "shutdownNow")
-    ScheduledExecutorService leaseTimers() {
-        return Executors.newScheduledThreadPool(2, Thread.ofPlatform().name("lease-", 0).daemon().factory());
-    }
-
     @Bean
     LeaseKeeper leaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings,
-            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+            @Qualifier(SchedulingConfiguration.PERIODIC) TaskScheduler timers) {
         return new LeaseKeeper(ownership, slots, settings, timers);
     }
 
@@ -47,14 +40,14 @@ class LeaseConfiguration {
 
     @Bean
     IndexRepair indexRepair(RunOwnership ownership, WorkerSettings settings, RunSweeper sweeper, RedisConnections redis,
-            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+            @Qualifier(SchedulingConfiguration.PERIODIC) TaskScheduler timers) {
         return new IndexRepair(ownership, settings.indexRepairInterval(), sweeper::paused, settings.repairsIndex(redis.cluster()), timers);
     }
 
     @Bean
     RunSweeper runSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
             WorkerSettings settings, StateSettings state, RedisConnections redis,
-            @Qualifier(LEASE_TIMERS) ScheduledExecutorService timers) {
+            @Qualifier(SchedulingConfiguration.PERIODIC) TaskScheduler timers) {
         RunOwnership.SweepPolicy policy = new RunOwnership.SweepPolicy(state.claimTimeout(), settings.startTimeout(),
                 settings.maxAttempts(), settings.leaseDuration());
         RunSweeper sweeper = new RunSweeper(ownership, requeuer, waiting, slots, codec, settings, policy,

@@ -1,12 +1,12 @@
 package io.agentrun.worker.lease;
 
-import io.agentrun.worker.PeriodicTask;
+import io.agentrun.platform.schedule.PeriodicTask;
 import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.WorkerSettings;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
+import org.springframework.scheduling.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ public final class LeaseKeeper extends PeriodicTask {
     private final WorkerSettings settings;
     private final LongAdder lost = new LongAdder();
 
-    public LeaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings, ScheduledExecutorService timer) {
+    public LeaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings, TaskScheduler timer) {
         super(timer, settings.leaseRenewInterval());
         this.ownership = ownership;
         this.slots = slots;

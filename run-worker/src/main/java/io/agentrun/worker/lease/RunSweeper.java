@@ -1,6 +1,6 @@
 package io.agentrun.worker.lease;
 
-import io.agentrun.worker.PeriodicTask;
+import io.agentrun.platform.schedule.PeriodicTask;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.platform.kafka.CommandRequeuer;
 import io.agentrun.model.command.RunInput;
@@ -15,10 +15,10 @@ import io.agentrun.worker.WorkerSettings;
 import io.lettuce.core.RedisException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
+import org.springframework.scheduling.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +51,7 @@ public final class RunSweeper extends PeriodicTask {
     private final LongAdder pauses = new LongAdder();
 
     public RunSweeper(RunOwnership ownership, CommandRequeuer requeuer, WaitingRuns waiting, RunSlots slots, JsonCodec codec,
-            WorkerSettings settings, RunOwnership.SweepPolicy policy, NodeWatch nodes, ScheduledExecutorService timer) {
+            WorkerSettings settings, RunOwnership.SweepPolicy policy, NodeWatch nodes, TaskScheduler timer) {
         super(timer, settings.sweepInterval());
         this.ownership = ownership;
         this.requeuer = requeuer;

@@ -1,6 +1,7 @@
 package io.agentrun.worker.mcp;
 
 import io.agentrun.model.mcp.McpServerView;
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.agentrun.worker.tool.ToolException;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -34,9 +35,6 @@ final class McpServerLink implements AutoCloseable {
     /** Pages of a tool list read at most: a server that pages forever does not hold a run's start. */
     private static final int MAX_PAGES = 20;
 
-    /** The pauses between attempts of a request whose session was lost: doubling from the first to the longest. */
-    private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
-    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
 
     private final McpServerView server;
     private final Map<String, String> headers;
@@ -152,35 +150,51 @@ final class McpServerLink implements AutoCloseable {
     /**
      * One request, with what can go wrong said for the model and the client: the server's own error, no answer in time,
      * a transport failure. A request whose session was lost — the server forgot it, or could not be reached or broke
-     * the connection before its answer (restarting) — is sent again on a new session, at once and then after pauses
-     * doubling from {@link #FIRST_PAUSE} to {@link #LONGEST_PAUSE}, until its call timeout has passed. A tool call carries
-     * the same idempotency key every time.
+     * the connection before its answer (restarting) — is sent again on a new session, after the services' back-off
+     * ({@link BackOffPolicy#STANDARD}), until its call timeout has passed. A tool call carries the same idempotency key
+     * every time.
      */
     private <T> T request(Function<McpSyncClient, T> request) throws ToolException {
-        long deadline = System.nanoTime() + server.callTimeout().toNanos();
-        Duration pause = Duration.ZERO;
-        while (true) {
-            Session used = session;
-            try {
-                return request.apply(used.client());
-            } catch (McpError e) {
-                throw new ToolException("MCP server '" + server.id() + "' refused the request: " + e.getMessage());
-            } catch (RuntimeException e) {
-                boolean lost = lost(e);
-                if (lost) {
-                    replace(used);
-                }
-                // A request out on a session replaced meanwhile failed with it, whatever it says.
-                if ((lost || used != session) && System.nanoTime() + pause.toNanos() < deadline) {
-                    pauseFor(pause);
-                    pause = pause.isZero() ? FIRST_PAUSE : min(pause.multipliedBy(2), LONGEST_PAUSE);
-                    continue;
-                }
-                if (causedBy(e, TimeoutException.class::isInstance)) {
-                    throw new ToolException("MCP server '" + server.id() + "' did not answer within " + server.callTimeout().toSeconds() + " s");
-                }
-                throw new ToolException("MCP server '" + server.id() + "' failed: " + rootMessage(e));
+        try {
+            return BackOffPolicy.STANDARD.untilAnswered(() -> attempt(request), server.callTimeout(), SessionLost.class::isInstance);
+        } catch (McpError e) {
+            throw new ToolException("MCP server '" + server.id() + "' refused the request: " + e.getMessage());
+        } catch (RuntimeException e) {
+            Throwable failure = e instanceof SessionLost lost ? lost.getCause() : e;
+            if (Thread.currentThread().isInterrupted()) {
+                throw new ToolException("MCP server '" + server.id() + "': interrupted while waiting to call it again");
             }
+            if (causedBy(failure, TimeoutException.class::isInstance)) {
+                throw new ToolException("MCP server '" + server.id() + "' did not answer within " + server.callTimeout().toSeconds() + " s");
+            }
+            throw new ToolException("MCP server '" + server.id() + "' failed: " + rootMessage(failure));
+        }
+    }
+
+    /** One attempt on the current session; a failure that lost the session comes out as {@link SessionLost}. */
+    private <T> T attempt(Function<McpSyncClient, T> request) {
+        Session used = session;
+        try {
+            return request.apply(used.client());
+        } catch (McpError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            boolean lost = lost(e);
+            if (lost) {
+                replace(used);
+            }
+            // A request out on a session replaced meanwhile failed with it, whatever it says.
+            if (lost || used != session) {
+                throw new SessionLost(e);
+            }
+            throw e;
+        }
+    }
+
+    /** A request failed because its session was lost: worth sending again on the new one. */
+    private static final class SessionLost extends RuntimeException {
+        SessionLost(RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
         }
     }
 
@@ -202,22 +216,6 @@ final class McpServerLink implements AutoCloseable {
                 session = open();
             }
         }
-    }
-
-    private void pauseFor(Duration pause) throws ToolException {
-        if (pause.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(pause); // a back-off between attempts at a restarting server, not synchronisation
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException("MCP server '" + server.id() + "': interrupted while waiting to call it again");
-        }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static boolean causedBy(Throwable failure, Predicate<Throwable> which) {

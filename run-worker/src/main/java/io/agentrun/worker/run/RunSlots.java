@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
@@ -54,8 +55,12 @@ public final class RunSlots {
     private record Running(RunOwnership.Lease lease, CancelToken token) {
     }
 
-    /** Runs {@code command}, claimed as {@code claim}, in the trace its command's headers carry. */
-    public void start(RunCommand command, RunOwnership.Claim.Won claim, Context parent) {
+    /**
+     * Runs {@code command}, claimed as {@code claim}, in the trace its command's headers carry, in one of the slots
+     * {@code room} reserved.
+     */
+    public void start(RunCommand command, RunOwnership.Claim.Won claim, Context parent, Reservation room) {
+        room.use();
         launch(command, claim, token -> {
             Span span = tracer.spanBuilder("agentrun.run").setParent(parent).setSpanKind(SpanKind.CONSUMER)
                     .setAttribute(Tracing.RUN_ID, command.runId()).setAttribute(Tracing.AGENT_ID, command.agentId())
@@ -72,13 +77,14 @@ public final class RunSlots {
 
     /** Ends {@code command} failed without running it (the sweeper's decision), holding its lease meanwhile. */
     public void startGiveUp(RunCommand command, RunOwnership.Claim.Won claim, String code) {
+        free.take();
         launch(command, claim, token -> executor.giveUp(command, claim, code));
     }
 
+    /** Starts {@code work} on its own thread in a slot already taken; the slot is given back when the work ends. */
     private void launch(RunCommand command, RunOwnership.Claim.Won claim, java.util.function.Function<CancelToken, RunOutcome> work) {
         CancelToken token = new CancelToken();
         running.put(command.runId(), new Running(new RunOwnership.Lease(command.runId(), claim.epoch()), token));
-        free.take();
         try {
             threads.execute(() -> runAndForget(command, () -> work.apply(token)));
         } catch (RuntimeException e) {
@@ -113,13 +119,56 @@ public final class RunSlots {
         return Math.max(0, free.availablePermits());
     }
 
-    /** Waits until at least {@code wanted} slots are free, at most {@code max}; returns whether they are (none is taken). */
-    public boolean awaitRoom(int wanted, Duration max) throws InterruptedException {
+    /**
+     * Reserves {@code wanted} slots, waiting at most {@code max} for them: taken before the dispatcher polls, so every
+     * command the poll brings has a slot to start in (a check that took nothing would let a sweeper's give-up, or a
+     * second poller, take the room in between). Each run started with it uses one; the rest go back at {@link
+     * Reservation#close()}.
+     *
+     * @return the reservation, or empty when the room was not there in time
+     */
+    public Optional<Reservation> reserve(int wanted, Duration max) throws InterruptedException {
         if (!free.tryAcquire(wanted, max.toNanos(), TimeUnit.NANOSECONDS)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reservation(wanted));
+    }
+
+    /** Waits until none of {@code max-in-flight} slots is taken, at most {@code max}; takes none. */
+    public boolean awaitIdle(Duration max) throws InterruptedException {
+        if (!free.tryAcquire(settings.maxInFlight(), max.toNanos(), TimeUnit.NANOSECONDS)) {
             return false;
         }
-        free.release(wanted);
+        free.release(settings.maxInFlight());
         return true;
+    }
+
+    /** Slots reserved for the runs of one poll ({@link #reserve}); not thread-safe: the dispatcher's loop alone uses it. */
+    public final class Reservation implements AutoCloseable {
+        private int left;
+
+        private Reservation(int slots) {
+            this.left = slots;
+        }
+
+        /** Slots still unused. */
+        public int left() {
+            return left;
+        }
+
+        private void use() {
+            if (left == 0) {
+                throw new IllegalStateException("a poll brought more runs than the slots reserved for it");
+            }
+            left--;
+        }
+
+        /** Gives back the slots no run used. */
+        @Override
+        public void close() {
+            free.release(left);
+            left = 0;
+        }
     }
 
     /** The leases of the runs executing here, for renewal. */
@@ -143,13 +192,9 @@ public final class RunSlots {
         return awaitIdle(max);
     }
 
-    public boolean awaitIdle(Duration max) throws InterruptedException {
-        return awaitRoom(settings.maxInFlight(), max);
-    }
-
     /**
-     * A {@link Semaphore} whose slots a run takes without waiting: the dispatcher waits for room before it takes work
-     * ({@link #awaitRoom}), and a sweeper's give-up runs even when the worker is full (it only writes the run's end), so
+     * A {@link Semaphore} of free slots: the dispatcher reserves room before it takes work ({@link #reserve}), and a
+     * sweeper's give-up takes a slot without waiting, even when the worker is full (it only writes the run's end), so
      * the count may go below zero for a moment.
      */
     private static final class FreeSlots extends Semaphore {

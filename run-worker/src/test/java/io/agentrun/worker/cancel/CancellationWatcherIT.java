@@ -8,14 +8,13 @@ import io.agentrun.model.id.Ids;
 import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.platform.redis.RedisConnections;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /** How a worker hears of cancels: the channel, the flag a cancel leaves, and nothing once the watcher stopped. */
 @ExtendWith(RealInfrastructure.class)
@@ -25,7 +24,7 @@ class CancellationWatcherIT {
     private static RedisConnections redis;
     private static LettuceConnectionFactory factory;
     private static RedisMessageListenerContainer listeners;
-    private static ScheduledExecutorService timers;
+    private static ThreadPoolTaskScheduler timers;
 
     @BeforeAll
     static void start() {
@@ -36,12 +35,13 @@ class CancellationWatcherIT {
         listeners.setConnectionFactory(factory);
         listeners.afterPropertiesSet();
         listeners.start();
-        timers = Executors.newSingleThreadScheduledExecutor();
+        timers = new ThreadPoolTaskScheduler();
+        timers.initialize();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        timers.shutdownNow();
+        timers.shutdown();
         listeners.destroy();
         factory.destroy();
         redis.close();

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.retry;
+
+import org.jspecify.annotations.NullMarked;

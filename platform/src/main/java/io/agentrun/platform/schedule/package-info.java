@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.platform.schedule;
+
+import org.jspecify.annotations.NullMarked;
