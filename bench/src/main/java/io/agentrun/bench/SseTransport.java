@@ -1,20 +1,22 @@
 package io.agentrun.bench;
 
+import io.agentrun.client.SseMessage;
+import io.agentrun.client.SseParser;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 
 /**
- * Streams runs over HTTP the way a client does: POST, then read {@code text/event-stream} line by line
- * and take each {@code data:} line as an event. Both the pipeline and the {@code direct} baseline are
+ * Streams runs over HTTP the way a client does: POST, then read {@code text/event-stream} with the Java SDK's
+ * {@link SseParser} and take each event's data. Both the pipeline and the {@code direct} baseline are
  * measured with this same client. Clients are spread over the endpoints (api nodes) by slot.
  */
 final class SseTransport implements Transport {
@@ -52,17 +54,14 @@ final class SseTransport implements Transport {
                 .header("accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
-        HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
-        try (Stream<String> lines = response.body()) {
+        HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
-                throw new IOException("HTTP " + response.statusCode() + ": " + lines.limit(3).toList());
+                throw new IOException("HTTP " + response.statusCode() + ": " + new String(body.readNBytes(300), StandardCharsets.UTF_8));
             }
-            Iterator<String> it = lines.iterator();
-            while (!watch.ended() && it.hasNext()) {
-                String line = it.next();
-                if (line.startsWith("data:")) {
-                    watch.onEvent(SseEvent.parse(line.substring(5).strip()));
-                }
+            SseParser events = new SseParser(body);
+            for (SseMessage message; !watch.ended() && (message = events.next()) != null; ) {
+                watch.onEvent(SseEvent.parse(message.data()));
             }
         }
         if (!watch.ended()) {

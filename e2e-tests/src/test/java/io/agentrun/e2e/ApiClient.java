@@ -1,5 +1,7 @@
 package io.agentrun.e2e;
 
+import io.agentrun.client.SseMessage;
+import io.agentrun.client.SseParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -152,59 +154,29 @@ final class ApiClient {
     }
 
     /**
+     * The parser of each stream read here: the SDK's ({@link SseParser}), which reads ahead into its buffer, so a caller
+     * that reads on from the same stream where {@link #readUntil} stopped must meet the same parser. An entry goes at
+     * its stream's end; a stream a test leaves unread keeps its parser (a few kB) for the test JVM's life.
+     */
+    private static final Map<InputStream, SseParser> PARSERS = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    /**
      * Reads SSE events of a v1 stream as they come, handing each to {@code consumer} until it returns false; each
      * is checked against the OpenAPI document's {@code StreamEvent}.
      */
     static List<SseEvent> readUntil(InputStream in, java.util.function.Predicate<SseEvent> more) throws IOException {
+        SseParser parser = PARSERS.computeIfAbsent(in, SseParser::new);
         List<SseEvent> events = new ArrayList<>();
-        String id = null;
-        String event = null;
-        StringBuilder data = new StringBuilder();
-        String line;
-        while ((line = readLine(in)) != null) {
-            if (line.isEmpty()) {
-                if (event != null || !data.isEmpty()) {
-                    SseEvent parsed = new SseEvent(id, event == null ? "message" : event, data.toString());
-                    OpenApiContract.V1.checkEvent(parsed);
-                    events.add(parsed);
-                    if (!more.test(parsed)) {
-                        return events;
-                    }
-                }
-                id = null;
-                event = null;
-                data.setLength(0);
-            } else if (!line.startsWith(":")) {
-                int colon = line.indexOf(':');
-                String field = colon < 0 ? line : line.substring(0, colon);
-                String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
-                switch (field) {
-                    case "id" -> id = value;
-                    case "event" -> event = value;
-                    case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
-                    default -> { }
-                }
+        for (SseMessage message; (message = parser.next()) != null; ) {
+            SseEvent parsed = new SseEvent(message.id(), message.event(), message.data());
+            OpenApiContract.V1.checkEvent(parsed);
+            events.add(parsed);
+            if (!more.test(parsed)) {
+                return events;
             }
         }
+        PARSERS.remove(in);
         return events;
-    }
-
-    /**
-     * One line of the stream, without its end, or null at the stream's end. Byte by byte, never ahead: a caller reads on
-     * from the same stream where {@link #readUntil} stopped (a buffered reader kept the next event's bytes, and a
-     * second call lost that event whenever two came in one read).
-     */
-    private static String readLine(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-            line.write(b);
-        }
-        if (b == -1 && line.size() == 0) {
-            return null;
-        }
-        String text = line.toString(StandardCharsets.UTF_8);
-        return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
     }
 
     HttpResponse<String> run(String agentId, String json, Map<String, String> headers) {

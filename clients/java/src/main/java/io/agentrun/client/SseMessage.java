@@ -12,5 +12,5 @@ import org.jspecify.annotations.Nullable;
  * @param data        the {@code data:} lines joined by LF
  * @param lastEventId the stream's last event ID buffer after this event (WHATWG), "" when none was ever set
  */
-record SseMessage(@Nullable String id, String event, String data, String lastEventId) {
+public record SseMessage(@Nullable String id, String event, String data, String lastEventId) {
 }

@@ -10,9 +10,11 @@ import org.jspecify.annotations.Nullable;
  * Reads server-sent events from bytes as the WHATWG HTML standard (§9.2.6) says: UTF-8 with a leading BOM dropped,
  * lines ended by CRLF, LF or CR, {@code :} comments, {@code data:} lines joined by LF, one space after the colon
  * dropped, a field without a colon taken as empty, an event without data not dispatched, an unfinished event at the
- * end of the stream discarded. Not thread-safe: one reader per connection.
+ * end of the stream discarded. Not thread-safe: one reader per connection. {@link RunStream} reads agentrun's streams
+ * with it; it is public for tools that read a stream's raw events (our bench and end-to-end tests do). It reads ahead
+ * into its own buffer: keep one parser per stream.
  */
-final class SseParser {
+public final class SseParser {
 
     private final InputStream in;
     private final byte[] buffer = new byte[8192];
@@ -31,12 +33,12 @@ final class SseParser {
     private String lastEventId = "";
     private long retryMillis = -1;
 
-    SseParser(InputStream in) {
+    public SseParser(InputStream in) {
         this.in = in;
     }
 
     /** The next event, or null at the end of the stream. */
-    @Nullable SseMessage next() throws IOException {
+    public @Nullable SseMessage next() throws IOException {
         for (String l; (l = readLine()) != null; ) {
             if (l.isEmpty()) {
                 SseMessage message = dispatch();
@@ -51,7 +53,7 @@ final class SseParser {
     }
 
     /** The last {@code retry:} value in milliseconds, or -1 when the server sent none. */
-    long retryMillis() {
+    public long retryMillis() {
         return retryMillis;
     }
 
