@@ -2,7 +2,7 @@ package io.agentrun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.caller.KeyStore;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;

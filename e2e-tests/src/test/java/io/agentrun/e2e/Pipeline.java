@@ -2,7 +2,7 @@ package io.agentrun.e2e;
 
 import io.agentrun.api.ApiApplication;
 import io.agentrun.api.admin.Projects;
-import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.caller.KeyStore;
 import io.agentrun.infra.redis.RedisServer;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.admin.NewProject;

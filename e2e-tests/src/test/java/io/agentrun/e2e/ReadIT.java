@@ -3,7 +3,7 @@ package io.agentrun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.caller.KeyStore;
 import io.agentrun.infra.testing.RealInfrastructure;
 import io.agentrun.model.id.Ids;
 import io.agentrun.model.json.JsonCodec;

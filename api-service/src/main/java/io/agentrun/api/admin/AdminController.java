@@ -1,7 +1,7 @@
 package io.agentrun.api.admin;
 
-import io.agentrun.api.auth.KeyStore;
-import io.agentrun.api.auth.AuthSettings;
+import io.agentrun.api.caller.KeyStore;
+import io.agentrun.api.caller.AuthSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;

@@ -1,6 +1,6 @@
 package io.agentrun.api.admin;
 
-import io.agentrun.api.auth.BearerToken;
+import io.agentrun.api.caller.BearerToken;
 import io.agentrun.api.security.Authenticated;
 import io.agentrun.api.security.CredentialsRefused;
 import io.agentrun.api.security.PresentedSecret;

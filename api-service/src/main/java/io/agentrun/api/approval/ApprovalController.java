@@ -1,7 +1,7 @@
 package io.agentrun.api.approval;
 
-import io.agentrun.api.auth.Caller;
-import io.agentrun.api.auth.PublicSurface;
+import io.agentrun.api.caller.Caller;
+import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;

@@ -1,7 +1,7 @@
 package io.agentrun.api.bootstrap;
 
 import io.agentrun.api.admin.Projects;
-import io.agentrun.api.auth.KeyStore;
+import io.agentrun.api.caller.KeyStore;
 import io.agentrun.model.admin.NewProject;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.json.JsonCodec;

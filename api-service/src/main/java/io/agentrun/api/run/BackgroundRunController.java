@@ -1,6 +1,6 @@
 package io.agentrun.api.run;
 
-import io.agentrun.api.auth.Caller;
+import io.agentrun.api.caller.Caller;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunStatus;

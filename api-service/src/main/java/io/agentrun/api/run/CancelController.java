@@ -1,6 +1,6 @@
 package io.agentrun.api.run;
 
-import io.agentrun.api.auth.Caller;
+import io.agentrun.api.caller.Caller;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.store.RunState;
 import java.nio.charset.StandardCharsets;

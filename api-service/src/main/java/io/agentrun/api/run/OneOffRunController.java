@@ -1,8 +1,8 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.ApiSettings;
-import io.agentrun.api.auth.Caller;
-import io.agentrun.api.auth.PublicSurface;
+import io.agentrun.api.caller.Caller;
+import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.live.Frame;

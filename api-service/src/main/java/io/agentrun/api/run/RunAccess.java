@@ -1,6 +1,6 @@
 package io.agentrun.api.run;
 
-import io.agentrun.api.auth.Caller;
+import io.agentrun.api.caller.Caller;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;

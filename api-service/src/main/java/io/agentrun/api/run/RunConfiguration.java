@@ -1,7 +1,7 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.ApiSettings;
-import io.agentrun.api.auth.SpendCaps;
+import io.agentrun.api.caller.SpendCaps;
 import io.agentrun.api.live.LiveEvents;
 import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.upload.IssuedFiles;

@@ -1,7 +1,7 @@
 package io.agentrun.api.thread;
 
-import io.agentrun.api.auth.Caller;
-import io.agentrun.api.auth.PublicSurface;
+import io.agentrun.api.caller.Caller;
+import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.run.RunCanceller;
 import io.agentrun.model.json.JsonCodec;

@@ -1,6 +1,6 @@
 package io.agentrun.api.upload;
 
-import io.agentrun.api.auth.Caller;
+import io.agentrun.api.caller.Caller;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.problem.StrictJson;

@@ -2,7 +2,7 @@ package io.agentrun.api.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentrun.api.auth.PublicSurface;
+import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.model.event.EventType;
 import io.swagger.v3.parser.OpenAPIV3Parser;

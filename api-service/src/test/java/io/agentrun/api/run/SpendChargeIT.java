@@ -3,8 +3,8 @@ package io.agentrun.api.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentrun.api.auth.Caller;
-import io.agentrun.api.auth.SpendCaps;
+import io.agentrun.api.caller.Caller;
+import io.agentrun.api.caller.SpendCaps;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.upload.IssuedFiles;

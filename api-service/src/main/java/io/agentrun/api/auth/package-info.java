@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.api.auth;
-
-import org.jspecify.annotations.NullMarked;

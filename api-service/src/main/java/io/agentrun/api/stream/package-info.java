@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.api.stream;
-
-import org.jspecify.annotations.NullMarked;
