@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code Idempotency-Key}: the idempotency table of the README, against two api nodes. (A retry after the api
+ * {@code Idempotency-Key}: the idempotency rules of docs/api.md, against two api nodes. (A retry after the api
  * node was killed mid-request is in FaultInjectionIT, which has processes to kill.)
  */
 @ExtendWith(RealInfrastructure.class)

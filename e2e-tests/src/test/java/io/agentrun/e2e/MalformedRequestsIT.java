@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The README's table of malformed input, row by row, sent as raw bytes to a live api node and to a worker's
+ * The table of malformed input in docs/api.md, row by row, sent as raw bytes to a live api node and to a worker's
  * and a relay's management port: each is refused with its status and code as problem+json (never Tomcat's
  * HTML page), and nothing ambiguous (overlong UTF-8, repeated keys, repeated headers) is accepted.
  */

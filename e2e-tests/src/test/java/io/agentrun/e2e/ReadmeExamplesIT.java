@@ -32,7 +32,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Every code example of the README and of the SDKs' READMEs, run as written against {@code ./agentrun local}: the
+ * Every code example of the README, of the API reference ({@code docs/api.md}, the curl for every endpoint) and of the
+ * SDKs' READMEs, run as written against {@code ./agentrun local}: the
  * cluster fault stack ({@link StackProcess#onClusters}: the local stack as a child process, with project {@code demo},
  * the agents of agents.yml and the demo shop's MCP server, on three brokers and the JVM's Redis Cluster), held as its
  * fault suites hold it while the examples run. Its lane, not the shared stack's: that lane is the longer one, and this
@@ -43,8 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
  * language, {@code json}, {@code yaml}, {@code html}) and those marked {@code <!-- example: not run: <why> -->}; a block
  * of another language without a marker fails {@link #everyBlockRunsOrSaysWhyNot}. How each runs:
  * <ul>
- *   <li>{@code bash}: a README's blocks in order in one shell, as a reader pastes them into one terminal, with
- *       {@code KEY} and {@code ADMIN} set. The examples chain through variables the README tells the reader to set
+ *   <li>{@code bash}: a document's blocks in order in one shell of its own, as a reader pastes them into one terminal,
+ *       with {@code KEY} and {@code ADMIN} set. The examples chain through variables the text tells the reader to set
  *       from the answer above ({@code THREAD_ID=thr_…}: such placeholder lines are left out); the harness
  *       ({@code e2e-tests/readme/harness.sh}) sets them from the last answer's field of that name, fails a command whose
  *       answer is an HTTP error or lacks the literal fields of the sample answer under it, and asks a GET again
@@ -70,6 +71,7 @@ class ReadmeExamplesIT {
     private static final Path HOME = Path.of("..").toAbsolutePath().normalize();
     private static final Map<String, Path> READMES = new LinkedHashMap<>(Map.of(
             "main", HOME.resolve("README.md"),
+            "api", HOME.resolve("docs/api.md"),
             "typescript", HOME.resolve("clients/typescript/README.md"),
             "java", HOME.resolve("clients/java/README.md")));
     private static final JsonMapper JSON = JsonMapper.builder().build();

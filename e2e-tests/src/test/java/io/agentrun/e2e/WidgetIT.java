@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The embed widget in headless Chromium (Debian {@code chromium}, driven by {@code playwright-core} from npm):
  * the browser scenarios live in {@code e2e-tests/widget/widget.e2e.mjs}; this test starts a real pipeline
  * for them and fails with their output when any fails. {@code .ci/run} installs Chromium; npm packages are
- * installed here when missing ({@link NodeSuite}). {@code -Dwidget.screenshots=docs} also writes the README's screenshots.
+ * installed here when missing ({@link NodeSuite}). {@code -Dwidget.screenshots=docs} also writes the screenshots docs/api.md shows.
  */
 @ExtendWith({RealInfrastructure.class, SharedPipeline.class})
 class WidgetIT {

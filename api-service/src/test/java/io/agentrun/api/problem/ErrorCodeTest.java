@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ErrorCodeTest {
 
-    /** The README's error table is the api's ErrorCode; what Tomcat refuses must be listed there too, with the same status. */
+    /** The error table of docs/api.md is the api's ErrorCode; what Tomcat refuses must be listed there too, with the same status. */
     @ParameterizedTest
     @EnumSource(ContainerError.class)
     void everyContainerErrorIsAnApiErrorCodeWithTheSameStatus(ContainerError error) {

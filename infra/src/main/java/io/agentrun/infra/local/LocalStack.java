@@ -384,7 +384,7 @@ public final class LocalStack {
                   widget demo (a page on its own origin with a publishable key): %s/
                   pids and logs: %s
 
-                Try it (the README's examples read KEY and ADMIN):
+                Try it (the examples of README.md and docs/api.md read KEY and ADMIN):
                   export KEY='%s' ADMIN='%s'
                   curl -N %s/api/v1/agents/assistant/stream/threads \\
                     -H "x-api-key: $KEY" -H 'x-project-id: %s' \\

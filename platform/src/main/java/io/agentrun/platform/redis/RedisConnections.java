@@ -38,7 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>The services use Lettuce's own connections rather than Spring Data's {@code RedisTemplate}: the relay applies a
  * batch as pipelined Lua scripts whose replies it chains per thread, api nodes subscribe to shard channels
  * ({@code SSUBSCRIBE}, which Spring Data Redis 4.1 does not offer), and every request's command shares one
- * auto-pipelined connection (docs/performance.md).
+ * auto-pipelined connection.
  *
  * <p>Callers see the commands both modes share ({@link RedisClusterCommands}, {@link RedisClusterAsyncCommands}).
  * Everything that must stay atomic is one Lua script over keys of one hash tag ({@code {id}}), so it runs on the one
