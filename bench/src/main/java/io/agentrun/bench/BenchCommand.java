@@ -29,7 +29,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Drives concurrent streaming runs of the scripted model through a local stack (or --target) and through"
                 + " the baselines a user would build instead, and writes what it measured to --out.",
-        footer = {"", "DURATION: 10s, 1.5s, 500ms, 1m or plain seconds.",
+        footer = {"", "--quick and --sweep set --concurrency, --duration and --label; an option given with them wins.",
+                "DURATION: 10s, 1.5s, 500ms, 1m or plain seconds.",
                 "share-raw holds each command with RENEW for the run's length with -Dbench.share-hold=true (the first design);"
                         + " try settings with -Dbench.share.NAME=VALUE, and consumer settings of kafka-raw and hops-raw with"
                         + " -Dbench.kafka.NAME=VALUE."})

@@ -129,7 +129,7 @@ class BenchOptionsTest {
         assertThat(out.toString()).contains("--quick", "--sweep", "--concurrency=N", "--duration=DURATION", "--warmup=DURATION",
                 "--jit-warmup=DURATION", "--modes=MODE", "--kinds=KIND", "--events-per-run=N", "--words=N", "--words-per-delta=N",
                 "--delay-ms=MS", "--apis=N", "--workers=N", "--relays=N", "--jfr", "--target=URL", "--key=KEY", "--project=ID",
-                "--kafka=HOST:PORT", "--redis=URL", "--out=DIR", "--label=NAME", "--help", "share-raw", "DURATION: 10s")
+                "--kafka=HOST:PORT", "--redis=URL", "--out=DIR", "--label=NAME", "--help", "share-raw", "DURATION: 10s", "--quick and --sweep set --concurrency")
                 .doesNotContain("--home");
     }
 }
