@@ -62,15 +62,12 @@ public final class Bench {
         };
     }
 
-    public static void main(String[] args) throws Exception {
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+    public static void main(String[] args) {
+        // the command's status (2 for bad input), whatever threads a finished bench leaves behind
+        System.exit(BenchCommand.line().execute(args));
+    }
+
+    static void measure(BenchOptions options) throws Exception {
         Bench bench = new Bench(options);
         Runtime.getRuntime().addShutdownHook(new Thread(bench::stopStack, "bench-stop"));
         try {
@@ -78,7 +75,6 @@ public final class Bench {
         } finally {
             bench.stopStack();
         }
-        System.exit(0);
     }
 
     private void run() throws Exception {

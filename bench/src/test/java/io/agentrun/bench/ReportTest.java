@@ -18,7 +18,7 @@ class ReportTest {
 
     @Test
     void theJsonSaysWhichCommitRanWhetherTheTreeWasDirtyAndHowTheBenchWasInvoked() {
-        BenchOptions options = BenchOptions.parse(ARGS).forTheRecord();
+        BenchOptions options = BenchCommand.parse(ARGS).forTheRecord();
         Conditions conditions = new Conditions(Instant.EPOCH, 2, "1.00", "java", 1024, options.toString(),
                 new GitState("8d51656c0ffee", true, List.of("?? bench/results/new.json")));
         JsonNode json = codec.mapper().readTree(new Report(conditions, options, "{appendfsync=everysec}", List.of()).json(codec));
@@ -35,7 +35,7 @@ class ReportTest {
 
     @Test
     void theKeyIsInNoRecord() {
-        BenchOptions options = BenchOptions.parse(ARGS);
+        BenchOptions options = BenchCommand.parse(ARGS);
         assertThat(options.key()).isEqualTo("ar_sk_secret");
         BenchOptions recorded = options.forTheRecord();
         Conditions conditions = new Conditions(Instant.EPOCH, 2, "1.00", "java", 1024, recorded.toString(),
@@ -113,7 +113,7 @@ class ReportTest {
     }
 
     private static Report report(Phase... phases) {
-        BenchOptions options = BenchOptions.parse(new String[] {"--concurrency", "50"});
+        BenchOptions options = BenchCommand.parse(new String[] {"--concurrency", "50"});
         return new Report(new Conditions(Instant.EPOCH, 2, "1", "java", 1, "", new GitState("c", false, List.of())), options, "x",
                 List.of(phases));
     }

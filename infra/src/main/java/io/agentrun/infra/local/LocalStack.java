@@ -87,15 +87,16 @@ public final class LocalStack {
         this.state = options.stateDir();
     }
 
-    public static void main(String[] args) throws Exception {
-        StackOptions options;
-        try {
-            options = StackOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("agentrun: " + e.getMessage());
-            System.exit(2);
-            return;
+    public static void main(String[] args) {
+        int status = StackCommand.line().execute(args);
+        // A stack that ran returns here once its shutdown hook stopped it; exiting again from here would wait on that hook.
+        if (status != 0) {
+            System.exit(status);
         }
+    }
+
+    /** Starts the stack and keeps it until the process is told to stop (Ctrl-C); a failure to start ends the process. */
+    static void run(StackOptions options) throws InterruptedException {
         LocalStack stack = new LocalStack(options);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

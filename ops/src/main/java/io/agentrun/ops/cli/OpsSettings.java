@@ -35,19 +35,19 @@ record OpsSettings(KafkaSettings kafka, KafkaProperties kafkaClients, String red
 
     static final String DEFAULT_REDIS_URL = "redis://localhost:6379";
 
-    static OpsSettings from(CliArgs args) {
+    static OpsSettings from(ConnectionOptions connection, @Nullable String relayGroup) {
         StandardEnvironment environment = new StandardEnvironment();
         Map<String, Object> shortNames = new HashMap<>();
         putIfSet(shortNames, "spring.kafka.bootstrap-servers", System.getenv("KAFKA_BOOTSTRAP_SERVERS"));
         environment.getPropertySources().addLast(new MapPropertySource("short-names", shortNames));
         Map<String, Object> options = new HashMap<>();
-        putIfSet(options, "spring.kafka.bootstrap-servers", args.value("--bootstrap-servers"));
-        putIfSet(options, "agentrun.kafka.events-topic", args.value("--events-topic"));
-        putIfSet(options, "agentrun.kafka.relay-group", args.value("--relay-group"));
+        putIfSet(options, "spring.kafka.bootstrap-servers", connection.bootstrapServers);
+        putIfSet(options, "agentrun.kafka.events-topic", connection.eventsTopic);
+        putIfSet(options, "agentrun.kafka.relay-group", relayGroup);
         environment.getPropertySources().addFirst(new MapPropertySource("options", options));
         RetiredKafkaSettings.check(environment);
         Binder binder = new Binder(ConfigurationPropertySources.from(environment.getPropertySources()));
-        String option = args.value("--redis-url");
+        String option = connection.redisUrl;
         String clusterNodes = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
         return new OpsSettings(binder.bindOrCreate("agentrun.kafka", KafkaSettings.class), binder.bindOrCreate("spring.kafka", KafkaProperties.class),
                 redisUrl(option, clusterNodes, System.getenv("REDIS_URL")), !isSet(option) && isSet(clusterNodes),
