@@ -25,7 +25,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * {@code ./agentrun bench}'s command line: its options, typed and checked, and the help picocli generates from them.
  * {@code --quick} and {@code --sweep} are presets: an option given with them wins over theirs.
  */
-@Command(name = "./agentrun bench", customSynopsis = "./agentrun bench [--quick | --sweep] [options]", mixinStandardHelpOptions = true,
+@Command(name = "./agentrun bench", customSynopsis = "./agentrun bench [--quick | --sweep] [options]",
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Drives concurrent streaming runs of the scripted model through a local stack (or --target) and through"
                 + " the baselines a user would build instead, and writes what it measured to --out.",
@@ -35,6 +35,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
                         + " try settings with -Dbench.share.NAME=VALUE, and consumer settings of kafka-raw and hops-raw with"
                         + " -Dbench.kafka.NAME=VALUE."})
 final class BenchCommand implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     static final List<String> KINDS = List.of("throughput", "latency", "runs");
     static final List<String> MODES = List.of("pipeline", "direct", "kafka-raw", "redis-raw", "hops-raw", "share-raw");

@@ -15,12 +15,16 @@ import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /** {@code ./agentrun local}'s command line: its options, typed and checked, and the help picocli generates from them. */
-@Command(name = "./agentrun local", mixinStandardHelpOptions = true, sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
+@Command(name = "./agentrun local", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
         description = "Starts Kafka, Redis, the api nodes, the workers and the relays on this machine, seeds project demo"
                 + " and prints its key; Ctrl-C stops everything.",
         footer = {"", "Environment: REDIS_URL (an existing Redis; several comma-separated URIs for a Redis Cluster),"
                 + " AGENTRUN_DEV_API_KEY, AGENTRUN_ADMIN_TOKEN, AGENTRUN_KAFKA_PORT, AGENTRUN_API_PORT."})
 final class StackCommand implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     // picocli replaces it with this command's own when it builds the command line
     @Spec

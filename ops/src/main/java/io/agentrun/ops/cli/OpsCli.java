@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -21,13 +22,17 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * Output (events) goes to stdout, diagnostics to stderr; exit status 0 on success, 1 on failure, 2 on a
  * usage error.
  */
-@Command(name = "./agentrun", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+@Command(name = "./agentrun", usageHelpAutoWidth = true,
         synopsisSubcommandLabel = "replay | tail | rebuild-state",
         description = "Operators' commands over the event topic and Redis; ./agentrun COMMAND --help for each one's options.",
         footer = {"", "Each command takes [--bootstrap-servers HOST:PORT] [--redis-url URL] [--events-topic NAME]",
                 "(default: KAFKA_BOOTSTRAP_SERVERS, REDIS_URL, AGENTRUN_KAFKA_EVENTS_TOPIC, else the services' defaults).",
                 PointInTime.FORMS})
 public final class OpsCli implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     final PrintStream out;
     final PrintStream err;

@@ -13,10 +13,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./agentrun rebuild-state}: Redis's threads and runs again from the event topic, idempotently. */
-@Command(name = "rebuild-state", mixinStandardHelpOptions = true, sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
+@Command(name = "rebuild-state", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
         description = "Applies the event topic to Redis again through the relay's own scripts (threads, runs, deletions).",
         footer = {"", PointInTime.FORMS})
 final class RebuildStateCommand implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     private final OpsCli cli;
 

@@ -13,10 +13,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./agentrun replay}: a thread's events back from the topic, in the order its client saw them. */
-@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
+@Command(name = "replay", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
         description = "Prints a thread's events from the event topic (a run's, with --run), as jsonl, sse or pretty text.",
         footer = {"", PointInTime.FORMS})
 final class ReplayCommand implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     private final OpsCli cli;
 

@@ -11,9 +11,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./agentrun tail}: live events across threads, filtered. */
-@Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
+@Command(name = "tail", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
         description = "Prints events across threads as they are written (Ctrl-C ends).", footer = {"", PointInTime.FORMS})
 final class TailCommand implements Callable<Integer> {
+
+    /** Help only: the commands have no version of their own to print ({@code -V} would print an empty line). */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     private final OpsCli cli;
 
