@@ -3,6 +3,7 @@ package io.agentrun.platform.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentrun.platform.retry.BackOffPolicy;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import java.time.Duration;
@@ -27,8 +28,13 @@ class RedisRetryTest {
 
         assertThat(answer).isEqualTo("up");
         assertThat(calledAt).hasSize(3);
-        assertThat(calledAt.get(1) - calledAt.get(0)).as("first pause").isGreaterThanOrEqualTo(Duration.ofMillis(50).toNanos());
-        assertThat(calledAt.get(2) - calledAt.get(1)).as("second pause, doubled").isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+        // 50 ms, then 100 ms, each within the jitter (scaled with the pause, never below the first)
+        long first = calledAt.get(1) - calledAt.get(0);
+        long second = calledAt.get(2) - calledAt.get(1);
+        assertThat(first).as("first pause").isGreaterThanOrEqualTo(BackOffPolicy.STANDARD.first().toNanos());
+        assertThat(second).as("second pause, doubled less twice the jitter")
+                .isGreaterThanOrEqualTo(BackOffPolicy.STANDARD.first().multipliedBy(2).minus(BackOffPolicy.STANDARD.jitter().multipliedBy(2)).toNanos())
+                .isGreaterThan(first);
     }
 
     @Test
