@@ -1,6 +1,5 @@
 package io.agentrun.bench;
 
-import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import io.agentrun.infra.cli.PositiveNumber;
+import io.agentrun.infra.cli.UsageErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -19,7 +20,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
-import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code ./agentrun bench}'s command line: its options, typed and checked, and the help picocli generates from them.
@@ -145,7 +145,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** A command line that runs the bench, prints its help or refuses bad input (exit status 2). */
     static CommandLine line() {
-        return new CommandLine(new BenchCommand()).setParameterExceptionHandler(BenchCommand::refuse);
+        return new CommandLine(new BenchCommand()).setParameterExceptionHandler(UsageErrors.printedAs("bench"));
     }
 
     /** The options a command line gives, checked, without running anything. */
@@ -209,30 +209,7 @@ final class BenchCommand implements Callable<Integer> {
         return List.copyOf(kept);
     }
 
-    /** picocli's message, its guess at a misspelt option, then the whole usage: bad input is shown what is accepted. */
-    private static int refuse(ParameterException e, String[] args) {
-        PrintWriter err = e.getCommandLine().getErr();
-        err.println("bench: " + e.getMessage());
-        UnmatchedArgumentException.printSuggestions(e, err);
-        e.getCommandLine().usage(err);
-        return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
-    }
 
-    /** A count: 1 or more. */
-    static final class PositiveNumber implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                int n = Integer.parseInt(value.strip());
-                if (n >= 1) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // refused below, with the same words as a number below 1
-            }
-            throw new TypeConversionException("needs a positive number, not '" + value + "'");
-        }
-    }
 
     /** {@code 10s}, {@code 1.5s}, {@code 500ms}, {@code 1m}, {@code 1h}, or plain seconds: the forms results and docs quote. */
     static final class ShortDuration implements ITypeConverter<Duration> {

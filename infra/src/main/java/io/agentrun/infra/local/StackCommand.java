@@ -1,18 +1,17 @@
 package io.agentrun.infra.local;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
+import io.agentrun.infra.cli.PositiveNumber;
+import io.agentrun.infra.cli.UsageErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
-import picocli.CommandLine.UnmatchedArgumentException;
 
 /** {@code ./agentrun local}'s command line: its options, typed and checked, and the help picocli generates from them. */
 @Command(name = "./agentrun local", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
@@ -65,7 +64,7 @@ final class StackCommand implements Callable<Integer> {
 
     /** A command line that starts the stack, prints its help or refuses bad input (exit status 2). */
     static CommandLine line() {
-        return new CommandLine(new StackCommand()).setParameterExceptionHandler(StackCommand::refuse);
+        return new CommandLine(new StackCommand()).setParameterExceptionHandler(UsageErrors.printedAs("agentrun"));
     }
 
     @Override
@@ -93,28 +92,5 @@ final class StackCommand implements Callable<Integer> {
         }
     }
 
-    /** picocli's message, its guess at a misspelt option, then the whole usage: bad input is shown what is accepted. */
-    private static int refuse(ParameterException e, String[] args) {
-        PrintWriter err = e.getCommandLine().getErr();
-        err.println("agentrun: " + e.getMessage());
-        UnmatchedArgumentException.printSuggestions(e, err);
-        e.getCommandLine().usage(err);
-        return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
-    }
 
-    /** A count or a port: 1 or more. */
-    static final class PositiveNumber implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                int n = Integer.parseInt(value.strip());
-                if (n >= 1) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // refused below, with the same words as a number below 1
-            }
-            throw new TypeConversionException("needs a positive number, not '" + value + "'");
-        }
-    }
 }

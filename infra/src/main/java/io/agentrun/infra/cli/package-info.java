@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.infra.cli;
+
+import org.jspecify.annotations.NullMarked;
