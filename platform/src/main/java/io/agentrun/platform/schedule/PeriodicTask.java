@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,9 +12,9 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Work a service does every so often while it runs (lease renewals, sweeps, cancel re-checks, upload clean-up): started
- * and stopped with the application, timed by Spring's {@link TaskScheduler} ({@link SchedulingConfiguration}), each round
- * on a virtual thread of its own, so a round that waits on Redis holds no other task's round. Rounds start at a fixed
- * rate; one that would start while the last still runs is skipped, so rounds never overlap. The first round comes after
+ * and stopped with the application, on Spring's {@link TaskScheduler} ({@link SchedulingConfiguration}: a thread for
+ * each task's round, so a round that waits on Redis holds no other task's). Each round starts {@code every} after the
+ * last one ended (fixed delay, as before: a slow round is not followed by a burst of catch-up rounds). The first round comes after
  * {@link #firstRoundAfter()}: by default a random part of the interval, so services started together do not act in step.
  */
 public abstract class PeriodicTask implements SmartLifecycle {
@@ -24,7 +23,6 @@ public abstract class PeriodicTask implements SmartLifecycle {
 
     private final TaskScheduler scheduler;
     private final Duration every;
-    private final AtomicBoolean inRound = new AtomicBoolean();
     private volatile @Nullable ScheduledFuture<?> schedule;
 
     protected PeriodicTask(TaskScheduler scheduler, Duration every) {
@@ -41,23 +39,16 @@ public abstract class PeriodicTask implements SmartLifecycle {
     }
 
     private void round() {
-        if (!inRound.compareAndSet(false, true)) {
-            return; // the last round still runs: this one is skipped, not queued behind it
-        }
         try {
             runOnce();
         } catch (RuntimeException e) {
             log.warn("{}: a round failed ({}); the next comes in {}", getClass().getSimpleName(), e.getMessage(), every);
-        } finally {
-            inRound.set(false);
         }
     }
 
     @Override
     public void start() {
-        String name = getClass().getSimpleName();
-        schedule = scheduler.scheduleAtFixedRate(() -> Thread.ofVirtual().name(name).start(this::round),
-                Instant.now().plus(firstRoundAfter()), every);
+        schedule = scheduler.scheduleWithFixedDelay(this::round, Instant.now().plus(firstRoundAfter()), every);
     }
 
     @Override
