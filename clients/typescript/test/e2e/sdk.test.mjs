@@ -90,7 +90,9 @@ describe('through a proxy that breaks connections', () => {
     after(() => proxy.close());
 
     test('a connection cut mid-stream is rejoined with Last-Event-ID: every seq once, the whole answer', async () => {
-        const query = '/slow 150 one two three four five six seven eight nine ten';
+        // Deltas 400 ms apart: the second cut must come while the run still streams (at 150 ms a slow machine had the
+        // rest of the run buffered by then, and a cut after the last byte needs no rejoin).
+        const query = '/slow 400 one two three four five six seven eight nine ten';
         const stream = client(proxy.url).runs.stream(AGENT, { query });
         const events = [];
         let cuts = 0;
