@@ -75,7 +75,9 @@ test("model output with HTML is shown as text and runs nothing", async () => {
 test("a connection cut mid-answer resumes without duplicated text", async () => {
   const page = await openWidget(allowedSite, { api: proxy.url });
   const words = Array.from({ length: 24 }, (_, i) => "w" + i).join(" ");
-  await send(page, "/slow 120 " + words);
+  // Deltas 400 ms apart: the cut must come while the answer still streams (at 120 ms a slow machine had the whole
+  // answer buffered by the cut, and no reconnect was needed).
+  await send(page, "/slow 400 " + words);
 
   const reply = page.locator(".msg.assistant");
   await reply.waitFor({ timeout: DEADLINE });
@@ -88,7 +90,7 @@ test("a connection cut mid-answer resumes without duplicated text", async () => 
   proxy.cutAll();
 
   await waitForIdle(page);
-  assert.equal(await reply.textContent(), "Echo #1: /slow 120 " + words, "complete, and no word shown twice");
+  assert.equal(await reply.textContent(), "Echo #1: /slow 400 " + words, "complete, and no word shown twice");
   assert.equal(await reply.count(), 1);
   assert.equal(await page.locator(".error").count(), 0);
   assert.ok(proxy.connections > before, "the widget connected again after the cut");
