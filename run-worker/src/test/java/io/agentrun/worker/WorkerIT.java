@@ -202,7 +202,7 @@ class WorkerIT {
         assertThat(events).allSatisfy(e -> assertThat(e.epoch()).isEqualTo(1));
         assertThat(events).filteredOn(e -> e.data() instanceof EventData.RunStart).hasSize(1);
         assertThat(((EventData.RunEnd) events.getLast().data()).status()).isEqualTo(RunStatus.COMPLETED);
-        assertThat(worker.getBean(io.agentrun.worker.lease.LeaseKeeper.class).lostCount()).isZero();
+        assertThat(worker.getBean(io.agentrun.worker.run.RunSlots.class).leasesLost()).isZero();
     }
 
     @Test

@@ -43,7 +43,7 @@ class ConsumeConfiguration {
     /**
      * A container over one consumer of Spring Boot's factory, in the relay group: it hands each poll's records to the relay
      * as one batch, on the consumer's own thread, and commits offsets only for batches the relay returned from. A batch the
-     * relay threw on is handed to it again after the services' back-off (from {@code retry-backoff}, doubling), for ever: every failure counts as retryable, so a batch
+     * relay threw on is handed to it again after the services' back-off (50 ms doubling, at most {@code retry-backoff}), for ever: every failure counts as retryable, so a batch
      * is never skipped, whatever the exception (every step of the relay is idempotent). The container starts and stops
      * with the application context; stopping, or giving up partitions in a rebalance, commits what was done.
      */
@@ -80,7 +80,7 @@ class ConsumeConfiguration {
         properties.setAckTime(settings.commitInterval().toMillis());
         properties.setSyncCommits(false);
         KafkaMessageListenerContainer<String, byte[]> container = new KafkaMessageListenerContainer<>(consumers, properties);
-        DefaultErrorHandler retrying = new DefaultErrorHandler(BackOffPolicy.STANDARD.startingAt(settings.retryBackoff()).backOff());
+        DefaultErrorHandler retrying = new DefaultErrorHandler(BackOffPolicy.STANDARD.atMost(settings.retryBackoff()).backOff());
         retrying.setClassifications(Map.of(), true);
         container.setCommonErrorHandler(retrying);
         return container;

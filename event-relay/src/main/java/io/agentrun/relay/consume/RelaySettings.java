@@ -15,8 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        holds a fetch for more events ({@code fetch.max.wait.ms}, with a minimum size no paced stream
  *                        reaches), so a batch carries what arrived meanwhile: one fetch, one write of its Redis calls
  *                        (on a single primary) and one live message per api node for all of it
- * @param retryBackoff    first pause before re-reading a batch Redis could not take (then doubling, by the services'
- *                        one back-off, to at least 1 s)
+ * @param retryBackoff    longest pause before re-reading a batch Redis could not take (the services' one back-off,
+ *                        50 ms doubling, capped here: once Redis answers again, a stream waits at most this long for
+ *                        what the fault held up; a doubling to 1 s left events 2 s late after a failover)
  * @param commitInterval  how often applied offsets are committed (a relay that dies re-applies at most this
  *                        long's events, harmlessly); not per batch, which cost a broker request per poll
  * @param failoverReplay  in a Redis Cluster, how far back the relay re-applies the topic when the topology changes (a

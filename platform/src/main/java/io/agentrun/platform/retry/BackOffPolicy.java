@@ -31,9 +31,12 @@ public record BackOffPolicy(Duration first, double multiplier, Duration longest,
         }
     }
 
-    /** The same policy starting at {@code first} (at most its longest pause), as a setting may ask. */
-    public BackOffPolicy startingAt(Duration first) {
-        return new BackOffPolicy(first, multiplier, first.compareTo(longest) > 0 ? first : longest, jitter);
+    /**
+     * The same policy with no pause longer than {@code most}, as a setting may ask: where a retry is cheap and what waits
+     * behind it is a live stream (the relay's batch), a short cap is what matters, not how soon the first retry comes.
+     */
+    public BackOffPolicy atMost(Duration most) {
+        return new BackOffPolicy(first.compareTo(most) < 0 ? first : most, multiplier, most, jitter);
     }
 
     /** Spring's back-off for this policy, unbounded in attempts and time (for a loop the caller ends). */

@@ -5,7 +5,6 @@ import io.agentrun.platform.store.RunOwnership;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.WorkerSettings;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import org.springframework.scheduling.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,18 +21,12 @@ public final class LeaseKeeper extends PeriodicTask {
     private final RunOwnership ownership;
     private final RunSlots slots;
     private final WorkerSettings settings;
-    private final LongAdder lost = new LongAdder();
 
     public LeaseKeeper(RunOwnership ownership, RunSlots slots, WorkerSettings settings, TaskScheduler timer) {
         super(timer, settings.leaseRenewInterval());
         this.ownership = ownership;
         this.slots = slots;
         this.settings = settings;
-    }
-
-    /** Leases this worker found lost (its runs were stopped here). */
-    public long lostCount() {
-        return lost.sum();
     }
 
     @Override
@@ -44,7 +37,6 @@ public final class LeaseKeeper extends PeriodicTask {
             for (RunOwnership.Lease lease : gone) {
                 log.warn("lease of run {} (epoch {}) lost: another worker continues it; stopping it here",
                         lease.runId(), lease.epoch());
-                lost.increment();
                 slots.leaseLost(lease);
             }
         } catch (RuntimeException e) {

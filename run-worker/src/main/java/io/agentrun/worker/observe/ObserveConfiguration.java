@@ -3,7 +3,6 @@ package io.agentrun.worker.observe;
 import io.agentrun.platform.kafka.ClusterAdmin;
 import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
-import io.agentrun.worker.lease.LeaseKeeper;
 import io.agentrun.worker.lease.RunSweeper;
 import io.agentrun.worker.run.RunSlots;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,12 +29,11 @@ class ObserveConfiguration {
      * {@link WorkerMetrics}, so it cannot take them as constructor arguments.
      */
     @Bean
-    SmartInitializingSingleton workerGauges(WorkerMetrics metrics, RunSlots slots, ShareGroupDispatcher dispatcher, LeaseKeeper keeper,
+    SmartInitializingSingleton workerGauges(WorkerMetrics metrics, RunSlots slots, ShareGroupDispatcher dispatcher,
             RunSweeper sweeper) {
         return () -> {
             metrics.bind(slots);
             metrics.bind(dispatcher);
-            metrics.bind(keeper);
             metrics.bind(sweeper);
         };
     }

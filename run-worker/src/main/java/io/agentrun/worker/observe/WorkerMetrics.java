@@ -3,7 +3,6 @@ package io.agentrun.worker.observe;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
 import io.agentrun.worker.dispatch.ShareGroupDispatcher;
-import io.agentrun.worker.lease.LeaseKeeper;
 import io.agentrun.worker.lease.RunSweeper;
 import io.agentrun.worker.run.RunSlots;
 import io.agentrun.worker.emit.EventPublisher;
@@ -68,6 +67,8 @@ final class WorkerMetrics implements EventPublisher.Listener {
     public void bind(RunSlots slots) {
         Gauge.builder("agentrun.worker.runs.in_flight", slots, RunSlots::executing)
                 .description("Runs executing on this worker now").register(registry);
+        FunctionCounter.builder("agentrun.worker.leases.lost", slots, RunSlots::leasesLost)
+                .description("Runs stopped here because another worker took them over").register(registry);
     }
 
     /** What became of the commands this worker took: started, duplicate (not run), released, rejected. */
@@ -77,12 +78,6 @@ final class WorkerMetrics implements EventPublisher.Listener {
                     .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
                     .description("Commands this worker took, by what became of them").register(registry);
         }
-    }
-
-    /** Leases this worker found lost (another worker had taken the run over). */
-    public void bind(LeaseKeeper keeper) {
-        FunctionCounter.builder("agentrun.worker.leases.lost", keeper, LeaseKeeper::lostCount)
-                .description("Runs stopped here because another worker took them over").register(registry);
     }
 
     /** The sweeper's takeovers and give-ups. */

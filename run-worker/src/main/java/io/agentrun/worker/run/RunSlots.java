@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,8 @@ public final class RunSlots {
     private final Map<String, Running> running = new ConcurrentHashMap<>();
     /** Free slots: {@code max-in-flight} less the runs executing; below zero while a sweeper's give-ups run beyond it. */
     private final FreeSlots free;
+    /** Executions that ended because another worker had taken their run over (found at a renewal, a park or the end). */
+    private final LongAdder leasesLost = new LongAdder();
 
     public RunSlots(RunExecutor executor, CancellationWatcher cancellations, ExecutorService threads, WorkerSettings settings,
             Tracer tracer) {
@@ -96,13 +99,24 @@ public final class RunSlots {
 
     private void runAndForget(RunCommand command, Supplier<RunOutcome> work) {
         try (var context = LogContext.of(command.runId(), command.threadId(), command.projectId())) {
-            work.get();
+            if (work.get() == RunOutcome.LEASE_LOST) {
+                leasesLost.increment();
+            }
         } catch (RuntimeException e) {
             log.error("run {} crashed in the worker; it is taken over when its lease lapses", command.runId(), e);
         } finally {
             running.remove(command.runId());
             free.release();
         }
+    }
+
+    /**
+     * Runs stopped here because another worker had taken them over (this one stalled past its lease): whether the lease
+     * keeper found the lease lost, or the run's end or park did — a worker that cannot reach Redis while it finishes its
+     * answer learns only then.
+     */
+    public long leasesLost() {
+        return leasesLost.sum();
     }
 
     /** Whether {@code runId} executes here now. */
