@@ -120,7 +120,7 @@ class ZombieWorkerIT {
             if (redisFrozenWhenItWakes) {
                 long from = secondStart;
                 await("the zombie to write late events while Redis is frozen").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> lateEvents(watch.runId, from).size() >= 2);
+                        .until(() -> lateEvents(watch, from).size() >= 2);
             }
         } finally {
             stack.resume(zombie);
@@ -153,7 +153,7 @@ class ZombieWorkerIT {
         assertThat(epoch).as("attempts the client saw").isGreaterThanOrEqualTo(2);
 
         // The zombie did write late events (else this test proved nothing): epoch 1, numbered into epoch 2's range.
-        List<RunEvent> written = EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(60)).getOrDefault(watch.runId, List.of());
+        List<RunEvent> written = EventTopic.readRun(stack.kafkaBootstrap(), watch.threadId, watch.runId, Duration.ofSeconds(60));
         List<RunEvent> late = lateEvents(written, secondStart);
         assertThat(late).as("epoch-1 events the zombie wrote after the takeover (topic: %s)", describe(written)).isNotEmpty();
         assertThat(fenced).as("events the relay fenced").isGreaterThanOrEqualTo(late.size());
@@ -195,8 +195,8 @@ class ZombieWorkerIT {
     }
 
     /** The run's epoch-1 events in the topic numbered from {@code secondStart} on: written after the takeover. */
-    private static List<RunEvent> lateEvents(String runId, long secondStart) {
-        return lateEvents(EventTopic.readAll(stack.kafkaBootstrap(), Duration.ofSeconds(10)).getOrDefault(runId, List.of()), secondStart);
+    private static List<RunEvent> lateEvents(Watch watch, long secondStart) {
+        return lateEvents(EventTopic.readRun(stack.kafkaBootstrap(), watch.threadId, watch.runId, Duration.ofSeconds(10)), secondStart);
     }
 
     private static List<RunEvent> lateEvents(List<RunEvent> written, long secondStart) {

@@ -1,5 +1,6 @@
 package io.agentrun.worker.mcp;
 
+import io.agentrun.worker.model.http.SseReader;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -8,10 +9,8 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import io.modelcontextprotocol.spec.ProtocolVersions;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -176,25 +175,11 @@ final class GuardedHttpTransport implements McpClientTransport {
      */
     private boolean readEvents(InputStream body, McpSchema.JSONRPCMessage sent) throws IOException {
         Object awaited = sent instanceof McpSchema.JSONRPCRequest request ? request.id() : null;
-        BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
-        StringBuilder data = new StringBuilder();
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-            if (line.isEmpty()) {
-                if (!data.isEmpty()) {
-                    McpSchema.JSONRPCMessage message = deliver(data.toString());
-                    data.setLength(0);
-                    if (awaited != null && message instanceof McpSchema.JSONRPCResponse response && awaited.equals(response.id())) {
-                        return false;
-                    }
-                }
-            } else if (line.startsWith("data:")) {
-                data.append(data.isEmpty() ? "" : "\n").append(line.startsWith("data: ") ? line.substring(6) : line.substring(5));
-            }
-        }
-        if (!data.isEmpty()) {
-            McpSchema.JSONRPCMessage message = deliver(data.toString());
+        SseReader events = new SseReader(body);
+        for (SseReader.Event event = events.next(); event != null; event = events.next()) {
+            McpSchema.JSONRPCMessage message = deliver(event.data());
             if (awaited != null && message instanceof McpSchema.JSONRPCResponse response && awaited.equals(response.id())) {
-                return true;
+                return false;
             }
         }
         if (awaited != null) {

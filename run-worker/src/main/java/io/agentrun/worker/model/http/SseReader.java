@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads server-sent events from a provider's response as they arrive. Decoding is incremental, so chunk
+ * Reads server-sent events as they arrive: the worker's one SSE parser, for a model provider's stream and an MCP server's
+ * answer alike. Decoding is incremental, so chunk
  * boundaries anywhere — inside a line, inside a UTF-8 character — are harmless.
  */
 public final class SseReader implements AutoCloseable {
