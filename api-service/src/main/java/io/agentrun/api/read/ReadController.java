@@ -115,16 +115,10 @@ class ReadController {
         private RunViews() {
         }
 
-        /**
-         * The worker marks a run ended when it lets go of it, a moment before the relay applies its {@code run_end} (which
-         * brings the output, usage and error): until then the run reads as still running, so a client polling for the end
-         * never takes a bare terminal status for the result. A run a worker claimed has one coming, even when the relay
-         * has not applied any of its events yet (a quick run under load); a run no worker claimed (refused, or ended by
-         * a sweeper before it started) has none to wait for.
-         */
+        /** Until the relay applied its run_end, a run its worker finished reads as running ({@link RunState#endPending()}). */
         static RunView of(RunState run) {
-            boolean endPending = run.status().isTerminal() && run.endSeq() < 0 && (run.lastSeq() >= 0 || run.worker() != null);
-            boolean ended = run.status().isTerminal() && !endPending;
+            boolean endPending = run.endPending();
+            boolean ended = run.ended();
             RunView.Failure error = run.errorCode() == null || endPending ? null
                     : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
             return new RunView(run.runId(), endPending ? RunStatus.RUNNING : run.status(), run.agentId(), run.threadId(), run.mode(),

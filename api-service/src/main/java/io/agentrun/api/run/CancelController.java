@@ -37,7 +37,9 @@ class CancelController {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("run_id", runId);
         body.put("thread_id", threadId);
-        if (run.status().isTerminal()) {
+        // A run whose run_end is not applied yet is still cancelled as a running one (202): its status alone would
+        // answer 200 with no output, which a client would take for the result.
+        if (run.ended()) {
             body.put("status", run.status().wireName());
             body.put("output", run.output());
             return respond(HttpStatus.OK, body);

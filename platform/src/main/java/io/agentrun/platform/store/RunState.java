@@ -47,4 +47,20 @@ public record RunState(
         @Nullable Usage usage,
         boolean deleted,
         @Nullable JsonNode pendingApproval) {
+
+    /**
+     * The worker marks a run ended when it lets go of it, a moment before the relay applies its {@code run_end} (which
+     * brings the output, usage and error; longer when the relay lags): until then a client must not take the bare
+     * terminal status for the result. A run a worker claimed has a run_end coming, even when the relay has not applied
+     * any of its events yet (a quick run under load); a run no worker claimed (refused, or ended by a sweeper before it
+     * started) has none to wait for.
+     */
+    public boolean endPending() {
+        return status.isTerminal() && endSeq < 0 && (lastSeq >= 0 || worker != null);
+    }
+
+    /** Ended, and its run_end applied: its output, usage and error are here. */
+    public boolean ended() {
+        return status.isTerminal() && !endPending();
+    }
 }
