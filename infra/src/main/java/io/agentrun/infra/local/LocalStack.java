@@ -212,13 +212,13 @@ public final class LocalStack {
     /** Starts again whatever dies, on the same ports and data, each part on its own, until the stack stops. */
     private void supervise() {
         for (RedisServer node : redisNodes) {
-            supervisor.watch(redisName(node), node::isAlive, () -> restartRedis(node));
+            supervisor.watch(redisName(node), node::exited, () -> restartRedis(node));
         }
         for (KafkaBroker broker : kafka) {
-            supervisor.watch(kafkaName(broker), broker::isAlive, () -> restartKafka(broker));
+            supervisor.watch(kafkaName(broker), broker::exited, () -> restartKafka(broker));
         }
         for (Service service : services) {
-            supervisor.watch(service.name, () -> service.process.isAlive(), () -> restartService(service));
+            supervisor.watch(service.name, () -> service.process.exited(), () -> restartService(service));
         }
     }
 
@@ -242,23 +242,29 @@ public final class LocalStack {
         Duration wait = service.backOff.after(ran);
         say(service.name + " exited" + (wait.isZero() ? "; starting it again"
                 : " again " + ran.toSeconds() + " s after its start; starting it again in " + wait.toSeconds() + " s"));
-        Thread.sleep(wait);
-        awaitInfrastructure(service.name);
-        if (!supervisor.stopping()) {
+        if (supervisor.waitUnlessStopping(wait) && awaitInfrastructure(service.name)) {
             launch(service);
         }
     }
 
-    /** Until every Redis node this stack runs answers PING and its Kafka answers a metadata request. */
-    private void awaitInfrastructure(String waiting) throws InterruptedException {
+    /**
+     * Until every Redis node this stack runs answers PING and its Kafka answers a metadata request: a question asked
+     * again every {@link #INFRASTRUCTURE_POLL}, since nothing tells when a restarted broker begins to serve.
+     *
+     * @return false when the stack began to stop meanwhile
+     */
+    private boolean awaitInfrastructure(String waiting) throws InterruptedException {
         boolean said = false;
         while (!infrastructureAnswers()) {
             if (!said) {
                 say(waiting + " waits for Kafka and Redis to answer");
                 said = true;
             }
-            Thread.sleep(INFRASTRUCTURE_POLL); // a polling wait of this part's own watch; it holds no other part
+            if (!supervisor.waitUnlessStopping(INFRASTRUCTURE_POLL)) {
+                return false;
+            }
         }
+        return true;
     }
 
     private boolean infrastructureAnswers() {
@@ -301,8 +307,7 @@ public final class LocalStack {
     private void restartKafka(KafkaBroker broker) throws InterruptedException {
         Duration delay = kafkaRestartDelay();
         say(kafkaName(broker) + " exited; starting it again" + (delay.isZero() ? "" : " in " + delay.toMillis() + " ms"));
-        Thread.sleep(delay);
-        if (supervisor.stopping()) {
+        if (!supervisor.waitUnlessStopping(delay)) {
             return;
         }
         broker.restart(pid -> {

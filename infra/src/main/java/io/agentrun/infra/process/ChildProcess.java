@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -67,6 +68,11 @@ public final class ChildProcess implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Completes when the process exits (Java's process reaper tells; nothing polls). */
+    public CompletableFuture<?> exited() {
+        return process.onExit();
     }
 
     /** Every process this one started, and theirs, alive now. */

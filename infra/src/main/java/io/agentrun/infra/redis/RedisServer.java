@@ -153,6 +153,11 @@ public final class RedisServer implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Completes when the current process exits (a restart starts a new one, with a new future). */
+    public java.util.concurrent.CompletableFuture<?> exited() {
+        return process.exited();
+    }
+
     @Override
     public void close() {
         process.close();
