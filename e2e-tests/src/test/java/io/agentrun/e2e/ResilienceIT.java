@@ -158,8 +158,10 @@ class ResilienceIT {
         String thread = stream.headers().firstValue("x-thread-id").orElseThrow();
         String run = stream.headers().firstValue("x-run-id").orElseThrow();
         RunStore runs = pipeline.apiBean(RunStore.class);
-        // Read nothing until the run is over: its events pile up against this connection.
-        await().atMost(Duration.ofSeconds(60)).until(() -> runs.find(run).map(s -> s.endSeq() >= 0).orElse(false));
+        // Read nothing until the run is over: its events pile up against this connection (enough to fill the loopback
+        // socket's buffers and then the 50-event queue). A liveness deadline: on the clusters, beside the other lane on a
+        // slow two-core machine, the run's ~20,000 events took over a minute (CI at f36b4a7).
+        await().atMost(Duration.ofMinutes(3)).until(() -> runs.find(run).map(s -> s.endSeq() >= 0).orElse(false));
 
         List<SseEvent> first;
         try (InputStream in = stream.body()) {
