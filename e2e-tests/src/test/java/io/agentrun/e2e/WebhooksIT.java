@@ -138,7 +138,14 @@ class WebhooksIT {
 
         String runId = backgroundRuns(1, "flaky").getFirst();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> received("/flaky").size() >= 4);
+        // A liveness deadline (four attempts take ~1.5 s of retry delays): in a slow CI, right after the 1,000-run test,
+        // 30 s ran out once with no clue left; a timeout now says what the delivery log and the receiver had.
+        try {
+            await().atMost(Duration.ofSeconds(90)).until(() -> received("/flaky").size() >= 4);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("4 attempts at /flaky of run " + runId + ": received " + received("/flaky").size()
+                    + ", the endpoint's delivery log " + deliveries(endpoint), e);
+        }
         List<Received> attempts = received("/flaky");
         assertThat(attempts).extracting(Received::id).as("one webhook-id for every attempt").containsOnly(attempts.getFirst().id());
         JsonNode delivery = await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> deliveries(endpoint).get(0),
