@@ -2,8 +2,8 @@ package io.agentrun.worker.agent;
 
 import io.agentrun.model.json.JsonCodec;
 import io.opentelemetry.api.trace.Tracer;
-import io.agentrun.worker.model.ModelRegistry;
-import io.agentrun.worker.model.ModelSettings;
+import io.agentrun.worker.provider.ModelRegistry;
+import io.agentrun.worker.provider.ModelSettings;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
 import java.util.concurrent.ExecutorService;

@@ -9,7 +9,7 @@ import io.agentrun.platform.observe.Tracing;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.emit.EmitFailedException;
-import io.agentrun.worker.model.ModelException;
+import io.agentrun.worker.provider.ModelException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;

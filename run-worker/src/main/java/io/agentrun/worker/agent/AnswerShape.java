@@ -4,7 +4,7 @@ import io.agentrun.model.command.ResponseFormat;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.jsonschema.AnswerSchemas;
 import io.agentrun.platform.jsonschema.InvalidSchemaException;
-import io.agentrun.worker.model.ModelException;
+import io.agentrun.worker.provider.ModelException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The JSON Schema a run's answer must match ({@code response_format}): what the model is told, how its answer is read
- * and checked ({@link io.agentrun.worker.model.ModelMessage.User#schemaRetry} says what was wrong when it did not).
+ * and checked ({@link io.agentrun.worker.provider.ModelMessage.User#schemaRetry} says what was wrong when it did not).
  */
 final class AnswerShape {
 

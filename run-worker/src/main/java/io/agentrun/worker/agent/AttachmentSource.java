@@ -1,10 +1,10 @@
 package io.agentrun.worker.agent;
 
 import io.agentrun.model.command.RunInput;
-import io.agentrun.worker.model.Attachment;
+import io.agentrun.worker.provider.Attachment;
 import java.util.List;
 
-/** Reads the files of a run's input, or fails the run with a {@link io.agentrun.worker.model.ModelException}. */
+/** Reads the files of a run's input, or fails the run with a {@link io.agentrun.worker.provider.ModelException}. */
 @FunctionalInterface
 public interface AttachmentSource {
 

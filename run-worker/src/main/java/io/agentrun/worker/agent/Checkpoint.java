@@ -1,9 +1,9 @@
 package io.agentrun.worker.agent;
 
 import io.agentrun.model.event.Usage;
-import io.agentrun.worker.model.ModelMessage;
-import io.agentrun.worker.model.ThinkingBlock;
-import io.agentrun.worker.model.ToolCall;
+import io.agentrun.worker.provider.ModelMessage;
+import io.agentrun.worker.provider.ThinkingBlock;
+import io.agentrun.worker.provider.ToolCall;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

@@ -2,7 +2,7 @@ package io.agentrun.worker.attachment;
 
 import io.agentrun.files.FileStore;
 import io.agentrun.files.StorageSettings;
-import io.agentrun.worker.model.ModelSettings;
+import io.agentrun.worker.provider.ModelSettings;
 import java.net.http.HttpClient;
 import java.util.concurrent.Executors;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -26,7 +26,7 @@ import io.agentrun.worker.cancel.RunCancelledException;
 import io.agentrun.worker.emit.EmitFailedException;
 import io.agentrun.worker.emit.EventPublisher;
 import io.agentrun.worker.emit.RunEmitter;
-import io.agentrun.worker.model.ModelException;
+import io.agentrun.worker.provider.ModelException;
 import io.lettuce.core.RedisException;
 import java.time.Clock;
 import java.util.ArrayList;

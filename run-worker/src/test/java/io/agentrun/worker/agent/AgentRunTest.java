@@ -1,6 +1,6 @@
 package io.agentrun.worker.agent;
 
-import io.agentrun.worker.model.ModelSettings;
+import io.agentrun.worker.provider.ModelSettings;
 import io.agentrun.worker.context.RunContexts;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,12 +17,12 @@ import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.fake.FakeModelServer;
 import io.agentrun.worker.fake.Recordings;
 import io.agentrun.worker.fake.Recordings.Call;
-import io.agentrun.worker.model.ModelRegistry;
-import io.agentrun.worker.model.ScriptedModel;
-import io.agentrun.worker.model.anthropic.AnthropicChatModel;
-import io.agentrun.worker.model.http.ProviderHttp;
-import io.agentrun.worker.model.http.ProviderKeys;
-import io.agentrun.worker.model.openai.OpenAiChatModel;
+import io.agentrun.worker.provider.ModelRegistry;
+import io.agentrun.worker.provider.ScriptedModel;
+import io.agentrun.worker.provider.anthropic.AnthropicChatModel;
+import io.agentrun.worker.provider.http.ProviderHttp;
+import io.agentrun.worker.provider.http.ProviderKeys;
+import io.agentrun.worker.provider.openai.OpenAiChatModel;
 import io.agentrun.worker.tool.CalculatorTool;
 import io.agentrun.worker.tool.ContextSearchTool;
 import io.agentrun.worker.tool.CurrentTimeTool;

@@ -1,5 +1,0 @@
-package io.agentrun.worker.model;
-
-/** A complete tool call of a model turn; {@code arguments} is the JSON text as the model wrote it (maybe invalid). */
-public record ToolCall(String id, String name, String arguments) {
-}

@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.worker.model.anthropic;
-
-import org.jspecify.annotations.NullMarked;

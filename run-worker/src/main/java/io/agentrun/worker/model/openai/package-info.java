@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.worker.model.openai;
-
-import org.jspecify.annotations.NullMarked;

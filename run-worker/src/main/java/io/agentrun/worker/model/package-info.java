@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.worker.model;
-
-import org.jspecify.annotations.NullMarked;

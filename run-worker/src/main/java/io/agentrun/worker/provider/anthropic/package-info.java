@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.provider.anthropic;
+
+import org.jspecify.annotations.NullMarked;

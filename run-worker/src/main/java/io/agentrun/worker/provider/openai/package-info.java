@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.provider.openai;
+
+import org.jspecify.annotations.NullMarked;
