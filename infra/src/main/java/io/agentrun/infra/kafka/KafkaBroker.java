@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -136,7 +137,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** Completes when the current process exits (a restart starts a new one, with a new future). */
-    public java.util.concurrent.CompletableFuture<?> exited() {
+    public CompletableFuture<?> exited() {
         return process.exited();
     }
 

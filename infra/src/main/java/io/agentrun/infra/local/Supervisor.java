@@ -25,10 +25,10 @@ final class Supervisor {
     private static final Duration AFTER_FAILED_RESTART = Duration.ofMillis(500);
 
     private final List<Thread> watches = new CopyOnWriteArrayList<>();
+    /** Counted down once by {@link #stop}: whether the stack stops, and what every wait of a watch ends on. */
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile boolean stopping;
 
-    /** Starts a dead part again; may wait first (a back-off, a dependency) and then, if {@link #stopping}, start nothing. */
+    /** Starts a dead part again; may wait first (a back-off, a dependency) and then, if {@link #stopping()}, start nothing. */
     @FunctionalInterface
     interface Restart {
         void run() throws IOException, InterruptedException;
@@ -43,7 +43,7 @@ final class Supervisor {
     }
 
     boolean stopping() {
-        return stopping;
+        return stopped.getCount() == 0;
     }
 
     /**
@@ -52,12 +52,11 @@ final class Supervisor {
      * @return false when the stack is stopping: start nothing
      */
     boolean waitUnlessStopping(Duration pause) throws InterruptedException {
-        return !stopped.await(pause.toNanos(), TimeUnit.NANOSECONDS) && !stopping;
+        return !stopped.await(pause.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** No part is started again after this returns (unless a watch outlived {@link #WATCH_END}, which it says). */
     void stop() {
-        stopping = true;
         stopped.countDown();
         watches.forEach(Thread::interrupt);
         for (Thread watch : watches) {
@@ -73,16 +72,16 @@ final class Supervisor {
     }
 
     private void keepAlive(String name, Supplier<CompletableFuture<?>> exited, Restart restart) {
-        while (!stopping) {
+        while (!stopping()) {
             try {
                 exited.get().get();
-                if (!stopping) {
+                if (!stopping()) {
                     restart.run();
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (ExecutionException | IOException | RuntimeException e) {
-                if (stopping) {
+                if (stopping()) {
                     return;
                 }
                 LocalStack.say("supervisor: " + name + ": " + e.getMessage());

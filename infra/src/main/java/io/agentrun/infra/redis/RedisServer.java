@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A real {@code redis-server} child process on a free loopback port, keeping nothing on disk. Another
@@ -154,7 +155,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** Completes when the current process exits (a restart starts a new one, with a new future). */
-    public java.util.concurrent.CompletableFuture<?> exited() {
+    public CompletableFuture<?> exited() {
         return process.exited();
     }
 
