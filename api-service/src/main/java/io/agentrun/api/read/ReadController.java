@@ -5,7 +5,6 @@ import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.run.RunAccess;
-import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.MessagePage;
 import io.agentrun.model.read.RunPage;
@@ -121,7 +120,7 @@ class ReadController {
             boolean ended = run.ended();
             RunView.Failure error = run.errorCode() == null || endPending ? null
                     : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
-            return new RunView(run.runId(), endPending ? RunStatus.RUNNING : run.status(), run.agentId(), run.threadId(), run.mode(),
+            return new RunView(run.runId(), run.shownStatus(), run.agentId(), run.threadId(), run.mode(),
                     run.attempt(), run.createdAt(), run.startedAt(), ended ? run.endedAt() : null, ended ? run.output() : null,
                     ended ? run.outputJson() : null, endPending ? null : run.usage(), error, run.pendingApproval());
         }

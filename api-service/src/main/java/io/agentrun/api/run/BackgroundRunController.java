@@ -6,6 +6,7 @@ import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunStatus;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.AcceptedRun;
+import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
@@ -54,8 +55,7 @@ class BackgroundRunController {
         String thread = threadId == null || threadId.isBlank() ? null : threadId;
         RunCommand command = launcher.launch(caller, agentId, thread, RunMode.BACKGROUND, policy, runRequest, idempotencyKey, 0).command();
         // A repeated idempotent request shows the run as it is now
-        RunStatus status = runs.find(command.runId()).map(run -> run.endPending() ? RunStatus.RUNNING : run.status())
-                .orElse(RunStatus.QUEUED);
+        RunStatus status = runs.find(command.runId()).map(RunState::shownStatus).orElse(RunStatus.QUEUED);
         AcceptedRun accepted = AcceptedRun.of(command.runId(), command.threadId(), command.agentId(), status);
         return ResponseEntity.accepted()
                 .location(URI.create(accepted.links().self()))

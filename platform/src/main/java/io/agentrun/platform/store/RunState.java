@@ -59,6 +59,11 @@ public record RunState(
         return status.isTerminal() && endSeq < 0 && (lastSeq >= 0 || worker != null);
     }
 
+    /** The status a client is shown: running until the run_end is applied ({@link #endPending()}). */
+    public RunStatus shownStatus() {
+        return endPending() ? RunStatus.RUNNING : status;
+    }
+
     /** Ended, and its run_end applied: its output, usage and error are here. */
     public boolean ended() {
         return status.isTerminal() && !endPending();
