@@ -148,6 +148,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's runs, newest first
+         * @description Every run of the project (one-off, streamed, background; any agent and thread), newest first, as
+         *     `GET /api/v1/runs/{runId}` reads each one but without `output` and `output_json` (read the run for them).
+         *     Filters combine. A request looks at 1,000 of the project's runs at most: with a filter few runs match, a page
+         *     may hold fewer runs than `limit`, even none, and still a `next_before` to go on from. Lists the runs of the
+         *     run retention (7 days by default), the newest 100,000 of them (`agentrun.state.project-runs-max`); a deleted
+         *     thread's runs are not listed. Not for publishable keys.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{runId}": {
         parameters: {
             query?: never;
@@ -356,6 +381,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             started_at?: components["schemas"]["Timestamp"];
             ended_at?: components["schemas"]["Timestamp"];
+            /** @description its first event: the first attempt's `run_start`; from `created_at` to it is the run's time to first event */
+            first_event_at?: components["schemas"]["Timestamp"];
             output?: string;
             output_json?: components["schemas"]["OutputJson"];
             usage?: components["schemas"]["Usage"];
@@ -960,7 +987,7 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["RunRequest"];
         responses: {
-            /** @description the run is accepted and queued */
+            /** @description the run is accepted; its `status` is read as the answer is sent (a quick run may have ended already) */
             202: {
                 headers: {
                     "x-run-id": components["headers"]["x-run-id"];
@@ -1113,6 +1140,45 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                /** @description only this agent's runs */
+                agent_id?: string;
+                /** @description only runs in one of these statuses, separated by commas (`queued,running,waiting` are the live ones) */
+                status?: string;
+                /** @description only runs created after this time (exclusive) */
+                created_after?: components["schemas"]["Timestamp"];
+                /** @description only runs created before this time (exclusive) */
+                created_before?: components["schemas"]["Timestamp"];
+                /** @description page size, 1–100 (50 messages or 20 runs by default) */
+                limit?: components["parameters"]["limit"];
+                /** @description the `next_before` cursor of the previous page */
+                before?: components["parameters"]["before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["Error"];

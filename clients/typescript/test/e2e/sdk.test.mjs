@@ -157,7 +157,8 @@ describe('runs', () => {
 
     test('a background run is created, waited for and read', async () => {
         const accepted = await agentrun.runs.create(AGENT, { query: 'Summarise the quarter' });
-        assert.ok(['queued', 'running'].includes(accepted.status), accepted.status);
+        // The answer carries the status read as it is sent: a quick run may have ended by then.
+        assert.ok(['queued', 'running', 'completed'].includes(accepted.status), accepted.status);
         assert.match(accepted.links.stream, /\/stream$/);
         const done = await agentrun.runs.wait(accepted.run_id);
         assert.equal(done.status, 'completed');

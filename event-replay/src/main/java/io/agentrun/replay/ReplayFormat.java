@@ -10,13 +10,15 @@ import java.util.Locale;
  * capture; {@code jsonl} is the envelope as stored, one per line; {@code pretty} is for reading.
  */
 public enum ReplayFormat {
-    JSONL, SSE, PRETTY;
+    JSONL, SSE, PRETTY,
+    /** A JSON line per record: where it is in the topic, then the event ({@code {"partition":…,"offset":…,"event":{…}}}). */
+    RECORDS;
 
     public static ReplayFormat parse(String name) {
         try {
             return valueOf(name.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown format '" + name + "' (jsonl, sse or pretty)");
+            throw new IllegalArgumentException("unknown format '" + name + "' (jsonl, records, sse or pretty)");
         }
     }
 
@@ -24,6 +26,7 @@ public enum ReplayFormat {
         RunEvent event = replayed.event();
         return switch (this) {
             case JSONL -> replayed.json() + "\n";
+            case RECORDS -> "{\"partition\":" + replayed.partition() + ",\"offset\":" + replayed.offset() + ",\"event\":" + replayed.json() + "}\n";
             case SSE -> "id: " + event.seq() + "\nevent: " + event.type().wireName() + "\ndata: " + replayed.json() + "\n\n";
             case PRETTY -> String.format(Locale.ROOT, "%s  %s  %-4s %-14s %s%n", event.createdAt(), event.runId(),
                     "#" + event.seq(), event.type().wireName(), summary(event.data()));

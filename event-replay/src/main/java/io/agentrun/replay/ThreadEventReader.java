@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replays one thread's events from {@code agentrun.thread-events}, in partition order. The thread is on
- * the partition of its key; the read starts at the run index in Redis when it has one (a run's first
- * {@code run_start} offset), else at the first offset at or after a time ({@code offsetsForTimes}: the
+ * the partition of its key; the read starts past the query's {@code after} offset when it names one, else at
+ * the run index in Redis when it has one (a run's first {@code run_start} offset), else at the first offset at or after a time ({@code offsetsForTimes}: the
  * query's {@code from}, or the thread's creation), else at the oldest record kept. Without {@code follow}
  * it stops at the partition's end as it was when the read began.
  *
@@ -126,6 +126,9 @@ public final class ThreadEventReader {
     }
 
     private long startOffset(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, TopicPartition partition, ReplayQuery query) {
+        if (query.after() >= 0) {
+            return query.after() + 1;
+        }
         Optional<Long> indexed = query.runId() == null || query.from() != null ? Optional.empty() : indexedStart(query.runId(), partition);
         if (indexed.isPresent()) {
             return indexed.get();

@@ -90,6 +90,19 @@ class ThreadEventReaderIT {
     }
 
     @Test
+    void aReadAfterAnOffsetStartsPastItsRecord() {
+        String thread = Ids.newThreadId();
+        String run = Ids.newRunId();
+        produce(start(thread, run, 0, 1, 0), delta(thread, run, 1, 1, 1, "a"), end(thread, run, 2, 1, 2));
+        List<ReplayedEvent> all = replay(new ReplayQuery(thread, run, null, null, false));
+
+        List<ReplayedEvent> past = replay(new ReplayQuery(thread, run, null, null, false, all.get(1).offset()));
+
+        assertThat(past).extracting(e -> e.event().seq()).containsExactly(2L);
+        assertThat(past.getFirst().offset()).isEqualTo(all.get(2).offset());
+    }
+
+    @Test
     void aDeletedThreadShowsNothingButItsDeletion() {
         String thread = Ids.newThreadId();
         String run = Ids.newRunId();

@@ -29,6 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code GET /admin/v1/threads/{thread_id}/events}: a thread's events as recorded in the event topic —
  * what {@code ./agentrun replay} prints — as JSON lines ({@code application/x-ndjson}, the default) or, with
  * {@code Accept: text/event-stream} or {@code ?format=sse}, byte for byte the SSE a client received.
+ * {@code ?format=records} puts each event in a line with its partition and offset (the console's timeline).
  * {@code run_id}, {@code from}, {@code to} (ISO-8601) narrow it. The whole answer is read before the
  * first byte, so an unknown thread is a 404 problem, not an empty stream.
  */
@@ -80,8 +81,9 @@ class ThreadEventsController {
         if (format != null && !format.isBlank()) {
             return switch (format) {
                 case "jsonl" -> ReplayFormat.JSONL;
+                case "records" -> ReplayFormat.RECORDS;
                 case "sse" -> ReplayFormat.SSE;
-                default -> throw new ApiProblem(ErrorCode.INVALID_REQUEST, "format must be 'jsonl' or 'sse'");
+                default -> throw new ApiProblem(ErrorCode.INVALID_REQUEST, "format must be 'jsonl', 'records' or 'sse'");
             };
         }
         return accept != null && accept.contains(SSE) ? ReplayFormat.SSE : ReplayFormat.JSONL;

@@ -42,8 +42,10 @@ class ReadController {
     private final ThreadStore threads;
     private final RunStore runs;
     private final JsonCodec codec;
+    private final RunListing listing;
 
-    ReadController(RunAccess access, ThreadStore threads, RunStore runs, JsonCodec codec) {
+    ReadController(RunAccess access, ThreadStore threads, RunStore runs, JsonCodec codec, RunListing listing) {
+        this.listing = listing;
         this.access = access;
         this.threads = threads;
         this.runs = runs;
@@ -54,6 +56,15 @@ class ReadController {
     @GetMapping("/api/v1/runs/{runId}")
     ResponseEntity<byte[]> run(Caller caller, @PathVariable String runId) {
         return json(RunViews.of(access.requireRun(caller, runId)));
+    }
+
+    /**
+     * The project's runs, newest first (not a {@link PublicSurface}: a publishable key sees only its own family's
+     * threads, never a project's list).
+     */
+    @GetMapping("/api/v1/runs")
+    ResponseEntity<byte[]> projectRuns(Caller caller, RunListing.Query query) {
+        return json(listing.page(caller.projectId(), query));
     }
 
     @PublicSurface
@@ -106,23 +117,5 @@ class ReadController {
                 .contentType(MediaType.APPLICATION_JSON)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A run's state as a client reads it. */
-    static final class RunViews {
-
-        private RunViews() {
-        }
-
-        /** Until the relay applied its run_end, a run its worker finished reads as running ({@link RunState#endPending()}). */
-        static RunView of(RunState run) {
-            boolean endPending = run.endPending();
-            boolean ended = run.ended();
-            RunView.Failure error = run.errorCode() == null || endPending ? null
-                    : new RunView.Failure(run.errorCode(), run.errorMessage() == null ? "" : run.errorMessage());
-            return new RunView(run.runId(), run.shownStatus(), run.agentId(), run.threadId(), run.mode(),
-                    run.attempt(), run.createdAt(), run.startedAt(), ended ? run.endedAt() : null, ended ? run.output() : null,
-                    ended ? run.outputJson() : null, endPending ? null : run.usage(), error, run.pendingApproval());
-        }
     }
 }

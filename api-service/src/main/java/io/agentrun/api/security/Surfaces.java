@@ -21,6 +21,8 @@ public final class Surfaces {
     public static final int ADMIN = 3;
     public static final int FILES = 4;
     static final int OPEN = 5;
+    /** The console's static files ({@code /console/**}): open, GET only. */
+    public static final int CONSOLE = 6;
 
     private Surfaces() {
     }

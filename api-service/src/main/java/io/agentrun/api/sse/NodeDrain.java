@@ -7,9 +7,10 @@ import org.springframework.context.SmartLifecycle;
  * Shutting down an api node politely: before the web server stops, new runs are refused (503) and every
  * open stream is told to reconnect elsewhere ({@code error} {@code node_draining}, retryable) and closed —
  * the client joins the run on another node with its Last-Event-ID and loses nothing. One-off requests in
- * flight finish within the shutdown grace period ({@code spring.lifecycle.timeout-per-shutdown-phase}).
+ * flight finish within the shutdown grace period ({@code spring.lifecycle.timeout-per-shutdown-phase}). The operators'
+ * record streams ({@code admin/RunRecordsController}) end on the same signal: the one owner of "this node is leaving".
  */
-final class NodeDrain implements SmartLifecycle {
+public final class NodeDrain implements SmartLifecycle {
 
     private final LiveEvents live;
     private volatile boolean running;

@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * Writes server-sent events to one response and flushes each, so the client sees it at once:
  * {@code id: {seq}}, {@code event: {type}}, {@code data: {envelope}}. An {@link IOException} means the
- * client went away.
+ * client went away. The api's one SSE writer: the project's streams and the operators' record streams
+ * ({@code admin/RecordStream}) both write through it.
  */
-final class SseWriter {
+public final class SseWriter {
 
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -39,14 +40,27 @@ final class SseWriter {
         return new SseWriter(response.getOutputStream());
     }
 
+    /** A writer over {@code out} whose headers were sent otherwise (or need none: a test's buffer). */
+    public static SseWriter over(OutputStream out) {
+        return new SseWriter(out);
+    }
+
     /**
      * @param flush false when another event follows at once (the events of one live message): they leave in one
      *              write to the socket instead of one each
      */
     public void event(Frame frame, boolean flush) throws IOException {
         String json = APPROVAL_REQUIRED.equals(frame.type()) ? withoutCheckpoint(frame.json()) : frame.json();
-        out.write(("id: " + frame.seq() + "\nevent: " + frame.type() + "\ndata: " + json + "\n\n")
-                .getBytes(StandardCharsets.UTF_8));
+        write(frame.seq(), frame.type(), json, flush);
+    }
+
+    /** An event as given, flushed: {@code data} one line, written whole (no checkpoint taken out). */
+    public void event(long id, String type, String data) throws IOException {
+        write(id, type, data, true);
+    }
+
+    private void write(long id, String type, String data, boolean flush) throws IOException {
+        out.write(("id: " + id + "\nevent: " + type + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
         if (flush) {
             out.flush();
         }
@@ -76,6 +90,12 @@ final class SseWriter {
 
     public void keepalive() throws IOException {
         out.write(KEEPALIVE);
+        out.flush();
+    }
+
+    /** A comment line, which readers skip: e.g. a first one, so a reader has the answer before its first event. */
+    public void comment(String text) throws IOException {
+        out.write((": " + text + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 }

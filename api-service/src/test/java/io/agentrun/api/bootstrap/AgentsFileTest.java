@@ -65,13 +65,13 @@ class AgentsFileTest {
                 .hasMessageContaining("agents.yml: agents[4] (t): ")
                 .hasMessageContaining("modle")
                 .hasMessageContaining("agent 'ok' is defined twice")
-                .hasMessageContaining("agents.yml: agents[6] (nothing): provider is required: openai, anthropic or scripted")
+                .hasMessageContaining("agents.yml: agents[6] (nothing): provider is required: openai, anthropic, gemini, ollama or scripted")
                 .hasMessageContaining("contexts[0] (empty): context empty has no text");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "provider: gemini                 | provider must be one of openai, anthropic, scripted",
+            "provider: bedrock                | provider must be one of openai, anthropic, gemini, ollama, scripted",
             "base_url: ftp://x                | base_url must be an http(s) URL",
             "temperature: 3                   | temperature must be 0–2",
             "max_output_tokens: 0             | max_output_tokens must be 1–1000000",

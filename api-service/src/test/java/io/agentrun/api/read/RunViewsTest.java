@@ -22,13 +22,13 @@ class RunViewsTest {
     private static RunState run(RunStatus status, long lastSeq, long endSeq, String output, @Nullable String errorCode,
             @Nullable String worker) {
         return new RunState("run_a", status, "demo", "thr_a", "assistant", 1, lastSeq, endSeq, 0, 10, 10, output, null, worker,
-                errorCode, errorCode == null ? null : "why", CREATED, "stream", null, CREATED.plusMillis(5), ENDED,
+                errorCode, errorCode == null ? null : "why", CREATED, "stream", null, CREATED.plusMillis(5), ENDED, CREATED.plusMillis(5),
                 endSeq < 0 ? null : new Usage(2, 4), false, null);
     }
 
     @Test
     void aRunTheWorkerLetGoOfReadsAsRunningUntilItsRunEndIsApplied() {
-        RunView released = ReadController.RunViews.of(run(RunStatus.COMPLETED, 3, -1, "", null));
+        RunView released = RunViews.of(run(RunStatus.COMPLETED, 3, -1, "", null));
 
         assertThat(released.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(released.output()).isNull();
@@ -38,7 +38,7 @@ class RunViewsTest {
 
     @Test
     void anAppliedRunEndReadsAsTheEndWithItsOutput() {
-        RunView ended = ReadController.RunViews.of(run(RunStatus.COMPLETED, 4, 4, "Echo #1: hi", null));
+        RunView ended = RunViews.of(run(RunStatus.COMPLETED, 4, 4, "Echo #1: hi", null));
 
         assertThat(ended.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(ended.output()).isEqualTo("Echo #1: hi");
@@ -49,7 +49,7 @@ class RunViewsTest {
     /** A quick run under load: the worker is done before the relay applied even its run_start (CI, BackgroundRunIT). */
     @Test
     void aClaimedRunWhoseEventsTheRelayHasNotAppliedYetReadsAsRunning() {
-        RunView released = ReadController.RunViews.of(run(RunStatus.COMPLETED, -1, -1, "", null, "worker-1"));
+        RunView released = RunViews.of(run(RunStatus.COMPLETED, -1, -1, "", null, "worker-1"));
 
         assertThat(released.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(released.output()).isNull();
@@ -57,7 +57,7 @@ class RunViewsTest {
 
     @Test
     void aRunRefusedBeforeAnyEventHasNoRunEndToWaitFor() {
-        RunView refused = ReadController.RunViews.of(run(RunStatus.FAILED, -1, -1, "", "not_queued"));
+        RunView refused = RunViews.of(run(RunStatus.FAILED, -1, -1, "", "not_queued"));
 
         assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
         assertThat(refused.error().code()).isEqualTo("not_queued");

@@ -52,10 +52,10 @@ public final class AgentrunClient implements AutoCloseable {
         return uploads;
     }
 
-    /** Closes the HTTP client the builder made (not one given to it); open streams end. */
+    /** Closes the HTTP client the builder made (not one given to it); open streams end, and calls waiting to retry. */
     @Override
     public void close() {
-        transport.idleWatch().stop();
+        transport.close();
         if (owned != null) {
             owned.close();
         }

@@ -6,20 +6,23 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Closes stream connections that have been silent for longer than the idle timeout, so that a node that froze with
  * its socket open (a long GC pause, SIGSTOP, a half-open TCP connection) is left like a node that died: the stream's
  * blocked read ends and it joins the run again. The api sends a {@code : keepalive} comment every 15 s on an idle
- * stream, so a read that waits for three of those means the connection is gone. One watcher thread per client,
- * started with the first stream, stopped with the client.
+ * stream, so a read that waits for three of those means the connection is gone. One watcher thread per client (a
+ * daemon: a client left unclosed does not keep the JVM alive), started with the first stream, stopped with the client.
  */
 final class IdleWatch {
 
     private final Duration timeout;
     private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
-    private @Nullable Thread watcher;
+    private @Nullable ScheduledExecutorService watcher;
     private boolean stopped;
 
     IdleWatch(Duration timeout) {
@@ -36,7 +39,9 @@ final class IdleWatch {
 
     private synchronized void startOnce() {
         if (watcher == null && !stopped) {
-            watcher = Thread.ofVirtual().name("agentrun-idle-watch").start(this::loop);
+            long period = Math.max(10, timeout.toMillis() / 4);
+            watcher = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("agentrun-idle-watch").factory());
+            watcher.scheduleAtFixedRate(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -44,24 +49,16 @@ final class IdleWatch {
     synchronized void stop() {
         stopped = true;
         if (watcher != null) {
-            watcher.interrupt();
+            watcher.shutdownNow();
         }
     }
 
-    private void loop() {
-        long period = Math.max(10, timeout.toMillis() / 4);
-        while (true) {
-            try {
-                Thread.sleep(period);
-            } catch (InterruptedException e) {
-                return;
-            }
-            long now = System.nanoTime();
-            for (Watched w : watched) {
-                long since = w.blockedSince;
-                if (since != 0 && now - since > timeout.toNanos()) {
-                    w.closeQuietly();
-                }
+    private void closeIdle() {
+        long now = System.nanoTime();
+        for (Watched w : watched) {
+            long since = w.blockedSince;
+            if (since != 0 && now - since > timeout.toNanos()) {
+                w.closeQuietly();
             }
         }
     }

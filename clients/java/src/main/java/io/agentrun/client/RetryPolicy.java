@@ -1,7 +1,12 @@
 package io.agentrun.client;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Exponential back-off with jitter, bounded by a total deadline per outage.
@@ -25,6 +30,28 @@ record RetryPolicy(Duration initial, Duration max, Duration deadline) {
 
     long deadlineFromNow() {
         return System.nanoTime() + deadline.toNanos();
+    }
+
+    /**
+     * Waits {@code wait} on the caller's thread, the one place this client waits (a blocking call's retry, a stream's
+     * rejoin and {@code Runs.wait}'s next read wait where they were made), or less: until {@code cutShort} completes,
+     * when the client or the stream is closed, so closing never waits out a back-off.
+     *
+     * @return true when the whole wait passed, false when it was cut short
+     * @throws AgentrunException {@code interrupted}, naming what was waited for
+     */
+    static boolean pause(Duration wait, CompletableFuture<?> cutShort, String waitingFor, @Nullable String runId) {
+        try {
+            cutShort.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            return false;
+        } catch (TimeoutException e) {
+            return true;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw AgentrunException.local("interrupted", "interrupted while waiting " + waitingFor, runId, e);
+        }
     }
 
     /** Whether waiting {@code wait} still ends before {@code deadlineNanos}. */

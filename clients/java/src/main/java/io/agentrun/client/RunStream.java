@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,6 +41,8 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
     private final List<Notice> notices = new CopyOnWriteArrayList<>();
     private volatile Consumer<Notice> onNotice = notice -> { };
     private volatile boolean closed;
+    /** Completes on {@link #close()}: a rejoin's back-off waits for it besides its time. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
     private volatile @Nullable InputStream body;
     private @Nullable SseParser parser;
     private volatile long lastSeq;
@@ -155,6 +158,7 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        closing.complete(null);
         closeConnection();
     }
 
@@ -285,7 +289,7 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
             if (!RetryPolicy.allows(outageDeadline, wait)) {
                 throw lost(null);
             }
-            sleep(wait);
+            RetryPolicy.pause(wait, CompletableFuture.anyOf(closing, transport.closing()), "to join the run again", runId);
         }
         if (closed) {
             return;
@@ -323,15 +327,6 @@ public final class RunStream implements Iterable<RunEvent>, AutoCloseable {
             } catch (IOException e) {
                 // the connection is gone either way
             }
-        }
-    }
-
-    private static void sleep(Duration wait) {
-        try {
-            Thread.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw AgentrunException.local("interrupted", "interrupted while joining a run again", null, e);
         }
     }
 

@@ -70,7 +70,9 @@ public final class Runs {
         long pause = 100;
         RunInfo run = get(runId);
         while (!run.status().isTerminal() && RetryPolicy.allows(deadline, Duration.ofMillis(pause))) { // waiting is not ended
-            sleep(pause);
+            if (!RetryPolicy.pause(Duration.ofMillis(pause), transport.closing(), "for the run to end", runId)) {
+                return run; // the client was closed
+            }
             pause = Math.min(pause * 2, 1000);
             run = get(runId);
         }
@@ -102,14 +104,5 @@ public final class Runs {
     private static String agentPath(String agentId, String rest) {
         Objects.requireNonNull(agentId, "agentId");
         return "/api/v1/agents/" + Transport.encode(agentId) + rest;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw AgentrunException.local("interrupted", "interrupted while waiting for a run", null, e);
-        }
     }
 }

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -41,8 +42,21 @@ final class Transport {
         this.idleWatch = new IdleWatch(streamIdleTimeout);
     }
 
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+
     IdleWatch idleWatch() {
         return idleWatch;
+    }
+
+    /** Completes when the client is closed: what a back-off waits for besides its time. */
+    CompletableFuture<Void> closing() {
+        return closing;
+    }
+
+    /** Ends every wait for a retry at once (the calls then fail with their last answer) and the idle watch. */
+    void close() {
+        closing.complete(null);
+        idleWatch.stop();
     }
 
     Duration headersTimeout() {
@@ -121,11 +135,8 @@ final class Transport {
         if (!RetryPolicy.allows(deadline, wait)) {
             throw failure;
         }
-        try {
-            Thread.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw AgentrunException.local("interrupted", "interrupted while waiting to retry", failure.runId().orElse(null), e);
+        if (!RetryPolicy.pause(wait, closing, "to retry", failure.runId().orElse(null))) {
+            throw failure; // the client was closed meanwhile: no more tries
         }
     }
 

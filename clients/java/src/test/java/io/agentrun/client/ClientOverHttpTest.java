@@ -227,6 +227,31 @@ class ClientOverHttpTest {
     }
 
     @Test
+    void closingTheClientEndsACallWaitingToRetryWithItsLastAnswer() throws Exception {
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        Answer limited = problem(429, "rate_limited", "Retry-After", "60");
+        answers.add(exchange -> {
+            limited.answer(exchange);
+            answered.countDown();
+        });
+        // An HTTP client of the caller's, which close() leaves open: what ends the wait is the close, not a dead socket.
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+            AgentrunClient patient = AgentrunClient.builder().baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+                    .apiKey(KEY).projectId("demo").httpClient(http).retry(Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMinutes(2))
+                    .build();
+            var call = java.util.concurrent.CompletableFuture.supplyAsync(() -> patient.runs().stream("assistant", RunRequest.of("Hello")));
+            assertThat(answered.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            long closedAt = System.nanoTime();
+            patient.close();
+
+            assertThatThrownBy(() -> call.get(10, java.util.concurrent.TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(AgentrunException.class, e -> assertThat(e.code()).isEqualTo("rate_limited"));
+            assertThat(Duration.ofNanos(System.nanoTime() - closedAt)).as("not the 60 s Retry-After").isLessThan(Duration.ofSeconds(10));
+            assertThat(seen).hasSize(1);
+        }
+    }
+
+    @Test
     void aCutStreamIsJoinedAfterTheLastEventYieldedAndSkipsWhatItHad() {
         String drain = "event: error\ndata: {\"type\":\"error\",\"run_id\":\"" + RUN + "\",\"data\":{\"code\":\"node_draining\",\"message\":\"m\",\"retryable\":true}}\n\n";
         answers.add(sse(delta(0), delta(1), drain));                 // ends without run_end, after a notice without id

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * A configured agent of a project, stored as JSON in {@code ar:agent:{project}:{agent}} and read on every
  * run, so a change applies to the next run on every worker.
  *
- * @param provider          {@code openai} (and any OpenAI-compatible server), {@code anthropic}, or
- *                          {@code scripted}, the deterministic model for local use and tests; required
+ * @param provider          {@code openai} (and any OpenAI-compatible server), {@code anthropic}, {@code gemini},
+ *                          {@code ollama}, or {@code scripted}, the deterministic model for local use and tests; required
  * @param model             the provider's model name; required except for {@code scripted}
  * @param baseUrl           the provider endpoint; {@code null} = the provider's public API
  * @param apiKeyEnv         the name of the environment variable (on workers) that holds the provider key —
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param contextTokenBudget how much of the run's contexts is inlined into the instructions (approximate
  *                          tokens); the rest is reachable through {@code context_search}
  * @param metadataToModel   show the request's metadata to the model (it always reaches tools)
- * @param thinkingBudget    Anthropic extended thinking budget in tokens; {@code null} = off
+ * @param thinkingBudget    reasoning budget in tokens (Anthropic's extended thinking, Gemini's; Ollama: thinking on); {@code null} = off
  * @param scripted          options of the scripted model
  * @param responseFormat    the JSON Schema answers must match when a run request gives none; {@code null} = text
  * @param mcpServers        tools of the project's registered MCP servers the model may call, per server; their names
@@ -59,7 +59,7 @@ public record AgentDefinition(
         List<McpToolset> mcpServers,
         Approvals approvals) {
 
-    public static final Set<String> PROVIDERS = Set.of("openai", "anthropic", "scripted");
+    public static final Set<String> PROVIDERS = Set.of("openai", "anthropic", "gemini", "ollama", "scripted");
     public static final int DEFAULT_MAX_TOOL_CALLS = 10;
     public static final int DEFAULT_CONTEXT_TOKEN_BUDGET = 2000;
 
@@ -86,8 +86,8 @@ public record AgentDefinition(
         require(id != null && ID.matcher(id).matches(), "id must be 1–64 letters, digits, '_', '.' or '-' (got " + quoted(id) + ")");
         name = name == null || name.isBlank() ? id : name;
         // No default: an agent meant for a real model but saved without its provider must not quietly echo.
-        require(provider != null && !provider.isBlank(), "provider is required: openai, anthropic or scripted");
-        require(PROVIDERS.contains(provider), "provider must be one of openai, anthropic, scripted (got " + quoted(provider) + ")");
+        require(provider != null && !provider.isBlank(), "provider is required: openai, anthropic, gemini, ollama or scripted");
+        require(PROVIDERS.contains(provider), "provider must be one of openai, anthropic, gemini, ollama, scripted (got " + quoted(provider) + ")");
         model = model == null ? "" : model.strip();
         require(!model.isEmpty() || provider.equals("scripted"), "model is required for provider " + provider);
         baseUrl = baseUrl == null || baseUrl.isBlank() ? null : baseUrl.strip().replaceAll("/+$", "");

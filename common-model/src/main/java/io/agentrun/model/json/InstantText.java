@@ -12,17 +12,23 @@ import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.ext.javatime.deser.InstantDeserializer;
 
 /**
- * Instants in the ISO-8601 form Jackson writes them ({@link java.time.format.DateTimeFormatter#ISO_INSTANT}), but the
- * common one of our wire types, millisecond precision from 1970 to 9999 ({@code 2026-11-23T20:01:02.123Z}, or without
- * the millis when they are 0), written and read field by field. Every event and command carries one: through
- * {@code DateTimeFormatter} they were 3% of a worker's CPU under load (bench profile, 50 streams). Any other instant is
- * written as {@link Instant#toString()} (the same form), and any other text or token is read by Jackson's own
- * deserializer.
+ * Instants in the ISO-8601 form Jackson writes them ({@link java.time.format.DateTimeFormatter#ISO_INSTANT}: UTC, the
+ * fraction in groups of three digits, none when it is 0), from 1970 to 9999 ({@code 2026-11-23T20:01:02.123Z},
+ * {@code …02.123456Z}, {@code …02Z}), written and read field by field. Every event and command carries one: through
+ * {@code DateTimeFormatter} they were 3% of a worker's CPU under load (bench profile, 50 streams), and a command's
+ * {@code created_at} (the api's clock, to the microsecond) was a fifth of the worker's share-dispatch thread until
+ * the microsecond and nanosecond forms were read here too (2026-11-29). Any other instant is written as
+ * {@link Instant#toString()} (the same form), and any other text or token is read by Jackson's own deserializer.
  */
 final class InstantText {
 
     private static final long FIRST = 0;
     private static final long PAST_LAST = LocalDate.of(10_000, 1, 1).toEpochDay() * 86_400;
+    /** The length of the form without a fraction ({@code 2026-11-23T20:01:02Z}). */
+    private static final int WHOLE_SECONDS = 20;
+    /** Where a fraction's first digit is (after the {@code .} at 19). */
+    private static final int FRACTION = 20;
+    private static final int[] POWERS = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000};
 
     private InstantText() {
     }
@@ -30,13 +36,13 @@ final class InstantText {
     static String format(Instant instant) {
         long seconds = instant.getEpochSecond();
         int nanos = instant.getNano();
-        if (seconds < FIRST || seconds >= PAST_LAST || nanos % 1_000_000 != 0) {
+        if (seconds < FIRST || seconds >= PAST_LAST) {
             return instant.toString();
         }
+        int fractionDigits = nanos == 0 ? 0 : nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
         LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400));
         int secondOfDay = (int) Math.floorMod(seconds, 86_400);
-        int millis = nanos / 1_000_000;
-        char[] text = new char[millis == 0 ? 20 : 24];
+        char[] text = new char[WHOLE_SECONDS + (fractionDigits == 0 ? 0 : fractionDigits + 1)];
         digits(text, 0, day.getYear(), 4);
         text[4] = '-';
         digits(text, 5, day.getMonthValue(), 2);
@@ -48,9 +54,9 @@ final class InstantText {
         digits(text, 14, secondOfDay / 60 % 60, 2);
         text[16] = ':';
         digits(text, 17, secondOfDay % 60, 2);
-        if (millis != 0) {
+        if (fractionDigits != 0) {
             text[19] = '.';
-            digits(text, 20, millis, 3);
+            digits(text, FRACTION, nanos / POWERS[9 - fractionDigits], fractionDigits);
         }
         text[text.length - 1] = 'Z';
         return new String(text);
@@ -63,18 +69,40 @@ final class InstantText {
         }
     }
 
-    /** @return the instant of {@code text} when it has the common form, else null */
+    /** @return the instant of {@code text} when it has one of the forms {@link #format} writes, else null */
     static Instant parseCommon(String text) {
         int length = text.length();
-        if ((length != 20 && length != 24) || text.charAt(length - 1) != 'Z' || text.charAt(10) != 'T' || text.charAt(4) != '-'
-                || text.charAt(7) != '-' || text.charAt(13) != ':' || text.charAt(16) != ':' || (length == 24 && text.charAt(19) != '.')) {
+        int fractionDigits = length == WHOLE_SECONDS ? 0 : length - WHOLE_SECONDS - 1;
+        if ((fractionDigits != 0 && fractionDigits != 3 && fractionDigits != 6 && fractionDigits != 9)
+                || text.charAt(length - 1) != 'Z' || text.charAt(10) != 'T' || text.charAt(4) != '-' || text.charAt(7) != '-'
+                || text.charAt(13) != ':' || text.charAt(16) != ':' || (fractionDigits != 0 && text.charAt(19) != '.')) {
             return null;
         }
         try {
-            return Instant.ofEpochMilli(CreatedAt.epochMillis(text, 0, length));
+            int hour = number(text, 11, 2);
+            int minute = number(text, 14, 2);
+            int second = number(text, 17, 2);
+            if (hour > 23 || minute > 59 || second > 59) {
+                return null; // Jackson's reader says why
+            }
+            long day = LocalDate.of(number(text, 0, 4), number(text, 5, 2), number(text, 8, 2)).toEpochDay();
+            int nanos = fractionDigits == 0 ? 0 : number(text, FRACTION, fractionDigits) * POWERS[9 - fractionDigits];
+            return Instant.ofEpochSecond(day * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
         } catch (RuntimeException e) {
             return null; // not a real date (month 13, a non-digit): Jackson's reader says why
         }
+    }
+
+    private static int number(String text, int from, int count) {
+        int value = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new NumberFormatException("not a digit in an instant: " + c);
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     static final class Serializer extends ValueSerializer<Instant> {

@@ -52,6 +52,15 @@ public final class RedisKeys {
         return thread(threadId) + ":lock";
     }
 
+    /**
+     * Sorted set: a project's run ids, scored by creation time (ms), newest kept (trimmed to the run retention and a cap);
+     * written with the run's record by the api ({@code start_run}): {@code GET /api/v1/runs}. Tagged by the project, so
+     * a cluster spreads projects over slots (a run's start writes it in a call of its own there).
+     */
+    public static String projectRuns(String projectId) {
+        return PREFIX + "project:{" + projectId + "}:runs";
+    }
+
     /** Hash: status, project, thread, agent, attempt, worker, timestamps, Kafka position of run_start. */
     public static String run(String runId) {
         return PREFIX + "run:{" + runId + "}";
@@ -211,5 +220,21 @@ public final class RedisKeys {
     /** Sorted set: deliveries by when their next attempt is due (ms); a dispatcher takes a due one by moving it on. */
     public static String webhooksDue() {
         return "ar:webhooks:due";
+    }
+
+    /**
+     * Sorted set: the service nodes writing pipeline snapshots ({@code <service>:<node>:<instance>}), scored by when each
+     * wrote last (ms); each writer drops the members silent past the snapshots' TTL.
+     */
+    public static String pipelineNodes() {
+        return PREFIX + "pipeline:nodes";
+    }
+
+    /**
+     * List (capped, short TTL): one service node's snapshots of its own meters ({@code NodeSample} JSON), newest first;
+     * gone a few intervals after the node stops writing.
+     */
+    public static String pipelineSamples(String member) {
+        return PREFIX + "pipeline:" + member;
     }
 }

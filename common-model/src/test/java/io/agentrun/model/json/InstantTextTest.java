@@ -36,6 +36,18 @@ class InstantTextTest {
     }
 
     @Test
+    void readsEveryFormItWritesWithoutJacksonsReader() {
+        // The api's clock stamps a command to the microsecond: that form must not take DateTimeFormatter's path
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40.123456Z")).isEqualTo(Instant.parse("2026-11-29T07:36:40.123456Z"));
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40.123456789Z")).isEqualTo(Instant.parse("2026-11-29T07:36:40.123456789Z"));
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40.123Z")).isEqualTo(Instant.parse("2026-11-29T07:36:40.123Z"));
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40Z")).isEqualTo(Instant.parse("2026-11-29T07:36:40Z"));
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40.5Z")).as("not a form it writes").isNull();
+        assertThat(InstantText.parseCommon("2026-11-29T24:00:00Z")).as("hour 24: Jackson's reader decides").isNull();
+        assertThat(InstantText.parseCommon("2026-11-29T07:36:40.12345xZ")).isNull();
+    }
+
+    @Test
     void readsOtherFormsWithJacksonsReader() {
         assertThat(codec.mapper().readValue("\"2026-11-26T05:06:07+01:00\"", Instant.class)).isEqualTo(Instant.parse("2026-11-26T04:06:07Z"));
         assertThat(codec.mapper().readValue("1764133567", Instant.class)).isEqualTo(Instant.ofEpochSecond(1_764_133_567L));

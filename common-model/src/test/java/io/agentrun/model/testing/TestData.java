@@ -127,6 +127,14 @@ public final class TestData {
             return this;
         }
 
+        /** An agent of {@code provider} (e.g. {@code gemini}, {@code ollama}) at {@code baseUrl}. */
+        public AgentBuilder provider(String provider, String model, String baseUrl) {
+            this.provider = provider;
+            this.model = model;
+            this.baseUrl = baseUrl;
+            return this;
+        }
+
         public AgentBuilder anthropic(String model, String baseUrl) {
             this.provider = "anthropic";
             this.model = model;

@@ -3,8 +3,13 @@ package io.agentrun.relay.consume;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.kafka.ClusterAdmin;
 import io.agentrun.platform.kafka.KafkaSettings;
-import io.agentrun.platform.retry.BackOffPolicy;
+import io.agentrun.platform.pipeline.PipelineNode;
+import io.agentrun.platform.pipeline.PipelineSettings;
+import io.agentrun.platform.pipeline.PipelineSnapshots;
+import io.agentrun.platform.pipeline.PipelineStore;
 import io.agentrun.platform.redis.RedisConnections;
+import io.agentrun.platform.retry.BackOffPolicy;
+import io.agentrun.platform.schedule.SchedulingConfiguration;
 import io.agentrun.state.apply.EventApplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -14,14 +19,16 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.scheduling.TaskScheduler;
 
 /** The relay's consumer: the event topic, in the relay group, applied by {@link EventRelay} in a spring-kafka container. */
 @Configuration(proxyBeanMethods = false)
@@ -38,6 +45,13 @@ class ConsumeConfiguration {
         // Kafka is the record: what a Redis failover dropped is applied again from the topic.
         redis.onTopologyChange(() -> relay.replayAfterTopologyChange(settings.failoverReplay()));
         return relay;
+    }
+
+    /** This relay's meters for the console's pipeline page (events applied, lag, batches Redis refused). */
+    @Bean
+    PipelineSnapshots pipelineSnapshots(RelaySettings relay, PipelineStore store, MeterRegistry registry, PipelineSettings settings,
+            @Qualifier(SchedulingConfiguration.PERIODIC) TaskScheduler scheduler) {
+        return new PipelineSnapshots(PipelineNode.started("relay", relay.id()), store, registry, settings, scheduler);
     }
 
     /**

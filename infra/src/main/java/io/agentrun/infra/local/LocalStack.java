@@ -273,6 +273,13 @@ public final class LocalStack {
     }
 
     private void startKafka() throws IOException {
+        String external = System.getenv("KAFKA_BOOTSTRAP_SERVERS");
+        if (external != null && !external.isBlank()) {
+            // As with REDIS_URL: an existing Kafka, which this stack neither starts nor brings back
+            say("using Kafka at " + external.strip());
+            kafkaBootstrap = external.strip();
+            return;
+        }
         if (options.kafkaBrokers() == 1) {
             say("starting Kafka (KRaft) on localhost:" + options.kafkaPort());
             KafkaBroker broker = KafkaBroker.start(state.resolve("kafka"), options.kafkaPort(), false);
@@ -387,6 +394,7 @@ public final class LocalStack {
                   project: %s   agent: assistant   secret key: %s
                   admin token: %s   (./agentrun admin GET /admin/v1/projects)
                   dev session token (12 h, project %s): %s
+                  console: %s/console   (sign in with the dev session token, or the admin token)
                   widget demo (a page on its own origin with a publishable key): %s/
                   pids and logs: %s
 
@@ -400,7 +408,7 @@ public final class LocalStack {
                 %n""",
                 apiPorts.size(), apiPorts.stream().map(p -> "http://localhost:" + p).toList().toString().replaceAll("[\\[\\]]", ""),
                 options.workers(), options.relays(), kafkaBootstrap, redisUrl,
-                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, demoOrigin, state, apiKey, adminToken, api, options.projectId());
+                options.projectId(), apiKey, adminToken, options.projectId(), sessionToken, api, demoOrigin, state, apiKey, adminToken, api, options.projectId());
         System.out.flush();
     }
 

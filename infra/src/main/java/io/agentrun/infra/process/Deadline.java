@@ -1,33 +1,57 @@
 package io.agentrun.infra.process;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition with a deadline, polling; the only waiting this module does. */
+/**
+ * Waits for a condition with a deadline: the only waiting this module does. The condition is checked on a scheduler
+ * of the wait's own, every {@code poll}; the caller waits for its answer, for a failure of a check, or for the deadline.
+ */
 public final class Deadline {
 
     private Deadline() {
     }
 
     /**
-     * Polls {@code condition} every {@code poll} until it holds or {@code timeout} passes.
+     * Checks {@code condition} now and every {@code poll} until it holds or {@code timeout} passes.
      *
-     * @param whileWaiting checked before each poll, e.g. that the child process still runs
+     * @param whileWaiting run after each check that found the condition false, e.g. that the child process still runs;
+     *                     what it throws ends the wait
      * @throws IllegalStateException naming {@code what} on timeout
      */
     public static void await(String what, Duration timeout, Duration poll, Runnable whileWaiting, BooleanSupplier condition) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            whileWaiting.run();
-            if (System.nanoTime() > end) {
-                throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
+        CompletableFuture<Void> met = new CompletableFuture<>();
+        ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("deadline-check").factory());
+        try {
+            checks.scheduleWithFixedDelay(() -> check(met, whileWaiting, condition), 0, poll.toNanos(), TimeUnit.NANOSECONDS);
+            met.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(what, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for " + what, e);
+        } finally {
+            checks.shutdownNow();
+        }
+    }
+
+    private static void check(CompletableFuture<Void> met, Runnable whileWaiting, BooleanSupplier condition) {
+        try {
+            if (condition.getAsBoolean()) {
+                met.complete(null);
+            } else {
+                whileWaiting.run();
             }
-            try {
-                Thread.sleep(poll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for " + what, e);
-            }
+        } catch (RuntimeException | Error e) {
+            met.completeExceptionally(e);
         }
     }
 }

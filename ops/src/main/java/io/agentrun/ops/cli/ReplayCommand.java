@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code ./agentrun replay}: a thread's events back from the topic, in the order its client saw them. */
 @Command(name = "replay", sortOptions = false, sortSynopsis = false, usageHelpAutoWidth = true,
-        description = "Prints a thread's events from the event topic (a run's, with --run), as jsonl, sse or pretty text.",
+        description = "Prints a thread's events from the event topic (a run's, with --run), as jsonl, records (jsonl with partition and offset), sse or pretty text.",
         footer = {"", PointInTime.FORMS})
 final class ReplayCommand implements Callable<Integer> {
 
@@ -36,7 +36,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "TIME", converter = PointInTime.class, description = "events written until then")
     private @Nullable Instant to;
 
-    @Option(names = "--format", paramLabel = "jsonl|sse|pretty", converter = FormatName.class, defaultValue = "jsonl",
+    @Option(names = "--format", paramLabel = "jsonl|records|sse|pretty", converter = FormatName.class, defaultValue = "jsonl",
             description = "one envelope per line, the SSE bytes the client received, or text to read (default: ${DEFAULT-VALUE})")
     private ReplayFormat format = ReplayFormat.JSONL;
 

@@ -16,7 +16,7 @@ class OpsCliTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
-            "replay; --thread=ID --run=ID --from=TIME --to=TIME --format=jsonl|sse|pretty --follow",
+            "replay; --thread=ID --run=ID --from=TIME --to=TIME --format=jsonl|records|sse|pretty --follow",
             "tail; --project=P --agent=A --type=T --from=TIME --format=pretty|jsonl|sse",
             "rebuild-state; --from=TIME --force --relay-group=NAME"})
     void eachCommandsHelpNamesItsOptionsAndTheConnectionOnes(String command, String options) {
@@ -37,7 +37,7 @@ class OpsCliTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "replay --format xml --thread thr_x|Invalid value for option '--format': unknown format 'xml' (jsonl, sse or pretty)|Usage: ./agentrun replay",
+            "replay --format xml --thread thr_x|Invalid value for option '--format': unknown format 'xml' (jsonl, records, sse or pretty)|Usage: ./agentrun replay",
             "replay --run run_x|Missing required option: '--thread=ID'|Usage: ./agentrun replay",
             "replay --thread thr_x --from yesterday|Invalid value for option '--from': takes an ISO-8601 time|Usage: ./agentrun replay",
             "tail --follow|Unknown option: '--follow'|Usage: ./agentrun tail",

@@ -7,6 +7,8 @@ import io.agentrun.platform.kafka.KafkaSettings;
 import io.agentrun.platform.observe.DependencyCheck;
 import io.agentrun.platform.observe.DependencyHealth;
 import io.agentrun.platform.observe.TracingConfiguration;
+import io.agentrun.platform.pipeline.PipelineSettings;
+import io.agentrun.platform.pipeline.PipelineStore;
 import io.agentrun.platform.redis.RedisClientConfiguration;
 import io.agentrun.platform.redis.RedisConnections;
 import io.agentrun.platform.schedule.SchedulingConfiguration;
@@ -33,7 +35,7 @@ import org.springframework.context.annotation.Import;
 @Configuration(proxyBeanMethods = false)
 @Import({ContainerProblemsConfiguration.class, TracingConfiguration.class, RedisClientConfiguration.class, KafkaConfiguration.class,
         SchedulingConfiguration.class})
-@EnableConfigurationProperties({StateSettings.class, WebhookSettings.class, McpSettings.class})
+@EnableConfigurationProperties({StateSettings.class, WebhookSettings.class, McpSettings.class, PipelineSettings.class})
 public class PlatformConfiguration {
 
     private static final Duration CHECK_TTL = Duration.ofSeconds(5);
@@ -88,6 +90,12 @@ public class PlatformConfiguration {
     @Bean
     ThreadStore threadStore(RedisConnections redis, StateSettings settings, JsonCodec codec) {
         return new ThreadStore(redis, settings, codec);
+    }
+
+    /** The snapshots of the services' meters that the console's pipeline page reads; each service writes its own. */
+    @Bean
+    PipelineStore pipelineStore(RedisConnections redis, JsonCodec codec) {
+        return new PipelineStore(redis, codec);
     }
 
     @Bean

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * redirects and lost connections, not on that answer; but a primary that was replaced by its replica and came back
  * (now a replica itself) answers {@code READONLY} to every write still routed to it, until the client's next periodic
  * re-read. In {@code LiveFailoverIT} the relay's writes of one run went there for ten seconds (the periodic re-read),
- * and the run's stream waited as long. At most one re-read a second, as for Lettuce's own triggers.
+ * and the run's stream waited as long. At most two re-reads a second, as for Lettuce's own triggers.
  */
 final class DemotedPrimaries implements CommandListener {
 

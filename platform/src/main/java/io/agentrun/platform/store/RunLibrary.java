@@ -30,6 +30,8 @@ public final class RunLibrary {
     static final RedisLibrary.Function LOCK_THREAD = LIBRARY.function("lock_thread");
     /** A run's start at the api in one call, where one call reaches every key (a single primary). */
     static final RedisLibrary.Function START_RUN = LIBRARY.function("start_run");
+    /** A run listed in its project's runs index alone (a Redis Cluster's start; {@link #START_RUN} does it in its call). */
+    static final RedisLibrary.Function INDEX_PROJECT_RUN = LIBRARY.function("index_project_run");
     static final RedisLibrary.Function RESERVE_IDEMPOTENCY = LIBRARY.function("reserve_idempotency");
     static final RedisLibrary.Function TAKE_OVER_IDEMPOTENCY = LIBRARY.function("take_over_idempotency");
     static final RedisLibrary.Function RELEASE_IDEMPOTENCY = LIBRARY.function("release_idempotency");

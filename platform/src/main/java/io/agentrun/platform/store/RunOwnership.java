@@ -46,6 +46,8 @@ public final class RunOwnership {
     private static final Logger LOG = LoggerFactory.getLogger(RunOwnership.class);
 
     private static final long LEASE_LOST = 0L;
+    /** {@code renew_lease}: renewed (1); 2 is a run that ended in the renewer's own epoch, whose entry is gone. */
+    private static final long RENEWED = 1L;
 
     private final RedisConnections redis;
     private final StateSettings settings;
@@ -176,7 +178,7 @@ public final class RunOwnership {
 
     /**
      * Renews all of {@code leases} in one pipelined round trip, each only where this worker still owns the
-     * run in the same epoch.
+     * run in the same epoch; then, in a second, moves the renewed ones' due index entries to the new lease's end.
      *
      * @return the leases that were lost (taken over or handed back): their runs must stop here. A run whose
      *         run_end was applied in this worker's own epoch, while it was still letting go of the run, is not lost
@@ -193,18 +195,24 @@ public final class RunOwnership {
             for (Lease held : leases) {
                 sent.add(RunLibrary.RENEW.call(async, new String[] {RedisKeys.run(held.runId())}, workerId,
                         Integer.toString(held.epoch()), Long.toString(until)));
-                async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId());
             }
             redis.await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)), timeout, "the lease renewals");
             return sent;
         });
         List<Lease> lost = new ArrayList<>();
+        List<CompletableFuture<?>> indexed = new ArrayList<>();
         int i = 0;
         for (Lease held : leases) {
-            if (renewed.get(i++).join() == LEASE_LOST) {
+            long outcome = renewed.get(i++).join();
+            if (outcome == LEASE_LOST) {
                 lost.add(held);
+            } else if (outcome == RENEWED) {
+                // Only a renewed lease moves the run's due entry: a lost one's run is another's now, or parked until its
+                // deadline, and a renewal in flight as it parked must not pull the deadline's entry back to a lease's end.
+                indexed.add(async.zadd(dueIndex, ZAddArgs.Builder.xx(), (double) until, held.runId()).toCompletableFuture());
             }
         }
+        redis.await(CompletableFuture.allOf(indexed.toArray(CompletableFuture[]::new)), timeout, "the renewed leases' index entries");
         return lost;
     }
 

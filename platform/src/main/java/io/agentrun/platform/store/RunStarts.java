@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A run's start at the api, one transition: the idempotency key reserved, the agent and the continued thread checked,
  * the key family's spend counted, the thread taken (created locked, taken, waited for or refused busy), the run recorded
- * {@code queued} with its due index entry. Nothing is written when a check refuses.
+ * {@code queued} with its due index entry and listed in its project's runs. Nothing is written when a check refuses.
  *
  * <p>On a single primary (or Sentinel) it is one call ({@code start_run}): every key is in reach of one function. On a
  * Redis Cluster those keys live in different slots (run, thread, idempotency record, agent, spend, due index), so the
@@ -134,7 +134,7 @@ public final class RunStarts {
                 threaded ? RedisKeys.thread(threadId) : run, threaded ? RedisKeys.threadLock(threadId) : run,
                 threaded ? RedisKeys.threadRuns(threadId) : run, threaded ? RedisKeys.threadWaiting(threadId) : run,
                 start.reservation() != null ? RedisKeys.idempotency(start.reservation().digest()) : run,
-                start.spend() != null ? start.spend().key() : run};
+                start.spend() != null ? start.spend().key() : run, RedisKeys.projectRuns(command.projectId())};
         Map<String, String> fields = runs.queuedFields(command, start.keyFamily(), start.watcher(), start.creator());
         List<String> args = new ArrayList<>(List.of(command.runId(), Long.toString(command.createdAt().toEpochMilli()),
                 Long.toString(settings.runRetention().toMillis()), Long.toString(runs.firstLook(command, start.creator())),
@@ -144,7 +144,7 @@ public final class RunStarts {
                 start.spend() != null ? Long.toString(start.spend().runCap()) : "",
                 start.spend() != null ? Long.toString(start.spend().tokenCap()) : "",
                 start.spend() != null ? Long.toString(start.spend().keep().toSeconds()) : "",
-                Integer.toString(fields.size() * 2)));
+                Long.toString(settings.projectRunsMax()), Integer.toString(fields.size() * 2)));
         fields.forEach((name, value) -> {
             args.add(name);
             args.add(value);

@@ -16,6 +16,7 @@ import tools.jackson.databind.JsonNode;
  * @param keyFamily     the publishable key family that started it, which alone (with secret keys) may read it
  * @param startedAt     the latest attempt's run_start, null before
  * @param endedAt       run_end, null before
+ * @param firstEventAt  the first attempt's run_start (the run's first event), null before
  * @param outputJson    the answer as JSON, from its run_end, when the run asked for one in a JSON Schema; null otherwise
  * @param usage         tokens of the whole run, from its run_end; null before
  * @param deleted       its thread was deleted: what is left says only that
@@ -44,6 +45,7 @@ public record RunState(
         @Nullable String keyFamily,
         @Nullable Instant startedAt,
         @Nullable Instant endedAt,
+        @Nullable Instant firstEventAt,
         @Nullable Usage usage,
         boolean deleted,
         @Nullable JsonNode pendingApproval) {

@@ -54,6 +54,8 @@ public final class RunStore {
     public static final String CREATED_AT = "created_at";
     public static final String ENDED_AT = "ended_at";
     public static final String STARTED_AT = "started_at";
+    /** The first attempt's run_start (the run's first event), written with it once: the run's time to first event. */
+    public static final String FIRST_EVENT_AT = "first_event_at";
     /** Tokens of the whole run (JSON {@code Usage}), written with run_end. */
     public static final String USAGE = "usage";
     /** Set when the run's thread was deleted ({@code ThreadDeletion}). */
@@ -148,12 +150,20 @@ public final class RunStore {
         if (waiting) {
             fields.put(WAITING, "1");
         }
-        // One round trip: a connection's commands apply in order, so the index entry is in before the hash.
+        // One round trip: a connection's commands apply in order, so the index entry is in before the hash. The project's
+        // runs index is in another slot on a cluster: its own call, in the same round trip.
         var async = redis.async();
         async.zadd(dueIndex, (double) firstLook(command, creator), command.runId());
         async.hset(RedisKeys.run(command.runId()), fields);
-        redis.await(async.pexpire(RedisKeys.run(command.runId()), settings.runRetention().toMillis()), redis.commandTimeout(),
-                "the run's record");
+        var expiry = async.pexpire(RedisKeys.run(command.runId()), settings.runRetention().toMillis());
+        RunLibrary.LIBRARY.retryingIfNotLoaded(redis, () -> {
+            redis.await(RunLibrary.INDEX_PROJECT_RUN.call(async, new String[] {RedisKeys.projectRuns(command.projectId())},
+                    command.runId(), Long.toString(command.createdAt().toEpochMilli()),
+                    Long.toString(settings.runRetention().toMillis()), Long.toString(settings.projectRunsMax())),
+                    redis.commandTimeout(), "the run's listing");
+            return true;
+        });
+        redis.await(expiry, redis.commandTimeout(), "the run's record");
     }
 
     /** A queued run's fields: what the api records (a waiting run adds {@link #WAITING}). */
@@ -201,7 +211,36 @@ public final class RunStore {
     }
 
     public Optional<RunState> find(String runId) {
-        Map<String, String> h = redis.sync().hgetall(RedisKeys.run(runId));
+        return state(runId, redis.sync().hgetall(RedisKeys.run(runId)));
+    }
+
+    /** The fields a list of runs reads: a run's state without its output (nor the command and checkpoint it keeps). */
+    private static final String[] LISTED = {STATUS, PROJECT, THREAD, AGENT, ATTEMPT, LAST_SEQ, END_SEQ, START_PARTITION,
+            START_OFFSET, FIRST_OFFSET, WORKER, ERROR_CODE, ERROR_MESSAGE, CREATED_AT, MODE, KEY_FAMILY, STARTED_AT, ENDED_AT,
+            FIRST_EVENT_AT, USAGE, DELETED, APPROVAL};
+
+    /**
+     * Runs as a list shows them, in one round trip (an {@code HMGET} each, pipelined): without {@link #OUTPUT} and
+     * {@link #OUTPUT_JSON} (empty and null here), which a run's own read has. Empty where Redis has no such run.
+     */
+    public List<Optional<RunState>> findListed(List<String> runIds) {
+        var async = redis.async();
+        List<io.lettuce.core.RedisFuture<List<io.lettuce.core.KeyValue<String, String>>>> replies = new java.util.ArrayList<>();
+        for (String runId : runIds) {
+            replies.add(async.hmget(RedisKeys.run(runId), LISTED));
+        }
+        redis.await(java.util.concurrent.CompletableFuture.allOf(replies.stream().map(io.lettuce.core.RedisFuture::toCompletableFuture)
+                .toArray(java.util.concurrent.CompletableFuture[]::new)), redis.commandTimeout(), "the runs' states");
+        List<Optional<RunState>> states = new java.util.ArrayList<>(runIds.size());
+        for (int i = 0; i < runIds.size(); i++) {
+            Map<String, String> h = new java.util.HashMap<>();
+            replies.get(i).toCompletableFuture().join().forEach(field -> field.ifHasValue(value -> h.put(field.getKey(), value)));
+            states.add(state(runIds.get(i), h));
+        }
+        return states;
+    }
+
+    private Optional<RunState> state(String runId, @Nullable Map<String, String> h) {
         if (h == null || h.isEmpty() || !h.containsKey(STATUS)) {
             return Optional.empty();
         }
@@ -227,9 +266,27 @@ public final class RunStore {
                 h.get(KEY_FAMILY),
                 instantOrNull(h.get(STARTED_AT)),
                 instantOrNull(h.get(ENDED_AT)),
+                instantOrNull(h.get(FIRST_EVENT_AT)),
                 h.get(USAGE) == null || h.get(USAGE).isEmpty() ? null : codec.read(h.get(USAGE), Usage.class),
                 h.containsKey(DELETED),
                 RunStatus.WAITING.wireName().equals(h.get(STATUS)) && h.get(APPROVAL) != null ? pendingApproval(h.get(APPROVAL)) : null));
+    }
+
+    /** Who ran the run, as its record says (the latest claim and the lease now): what an operator's read adds. */
+    public io.agentrun.model.read.OperatorRunView.Ownership ownership(String runId) {
+        List<String> h = redis.sync().hmget(RedisKeys.run(runId), WORKER, EPOCH, OWNER, LEASE_UNTIL, CLAIMED_AT, RESUMES, REQUEUES)
+                .stream().map(field -> field.getValueOrElse(null)).toList();
+        return new io.agentrun.model.read.OperatorRunView.Ownership(h.get(0), (int) number(h.get(1)),
+                h.get(2) == null || h.get(2).isEmpty() ? null : h.get(2), millis(h.get(3)), millis(h.get(4)), (int) number(h.get(5)),
+                (int) number(h.get(6)));
+    }
+
+    private static long number(@Nullable String text) {
+        return text == null || text.isEmpty() ? 0 : Long.parseLong(text);
+    }
+
+    private static @Nullable Instant millis(@Nullable String text) {
+        return number(text) <= 0 ? null : Instant.ofEpochMilli(number(text));
     }
 
     /** A waiting run's approval_required data as a read shows it: the call, its arguments, the deadline, who decides. */

@@ -2,6 +2,7 @@ package io.agentrun.platform.store;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -17,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                              by the share group after failed deliveries, say). Longer than a normal queue wait
  *                              at full load, or waiting commands get produced twice (harmless: a claim skips
  *                              the copy, but it costs a record)
+ * @param projectRunsMax        cap of a project's runs index ({@code GET /api/v1/runs}): the newest this many runs of a
+ *                              project are listed (within {@code runRetention}); each costs ~60 bytes of Redis
  */
 @ConfigurationProperties("agentrun.state")
 public record StateSettings(
@@ -25,5 +28,17 @@ public record StateSettings(
         @DefaultValue("15m") Duration threadLockTtl,
         @DefaultValue("1h") Duration resumeBufferTtl,
         @DefaultValue("10000") long resumeBufferMaxEvents,
-        @DefaultValue("30s") Duration claimTimeout) {
+        @DefaultValue("30s") Duration claimTimeout,
+        @DefaultValue("100000") long projectRunsMax) {
+
+    /** The binding's constructor: the one Spring fills from {@code agentrun.state.*}. */
+    @ConstructorBinding
+    public StateSettings {
+    }
+
+    /** With the default cap of a project's runs index. */
+    public StateSettings(Duration runRetention, Duration threadRetention, Duration threadLockTtl, Duration resumeBufferTtl,
+            long resumeBufferMaxEvents, Duration claimTimeout) {
+        this(runRetention, threadRetention, threadLockTtl, resumeBufferTtl, resumeBufferMaxEvents, claimTimeout, 100_000);
+    }
 }

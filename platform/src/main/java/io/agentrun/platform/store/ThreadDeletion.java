@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Deletes a thread from Redis: its hash, history, lock and runs index, and of each of its runs the resume
+ * Deletes a thread from Redis: its hash, history, lock and runs index (and its runs from its project's), and of each of its runs the resume
  * buffer and every field that holds content (input, output and its JSON, error text, usage, a waiting run's checkpoint,
  * the call it waits on and a decision's reason); a run not ended (waiting included) ends cancelled
  * ({@code thread_deleted}). What is left of a run says it
@@ -43,14 +43,19 @@ public final class ThreadDeletion {
                     List<String> indexed = reply.stream().map(String::valueOf).toList();
                     Set<String> runIds = new LinkedHashSet<>(deleted.runIds());
                     runIds.addAll(indexed);
-                    return deleteRuns(redis, List.copyOf(runIds));
+                    return deleteRuns(redis, deleted.projectId(), List.copyOf(runIds));
                 });
     }
 
-    private static CompletableFuture<List<String>> deleteRuns(RedisClusterAsyncCommands<String, String> redis, List<String> runIds) {
+    private static CompletableFuture<List<String>> deleteRuns(RedisClusterAsyncCommands<String, String> redis, String projectId,
+            List<String> runIds) {
         List<CompletableFuture<?>> deletes = new ArrayList<>();
         for (String runId : runIds) {
             deletes.add(RunLibrary.DELETE_RUN.call(redis, new String[] {RedisKeys.run(runId), RedisKeys.runEvents(runId)}));
+        }
+        if (!runIds.isEmpty()) {
+            // (its project's list would skip them anyway, 'deleted'; out of the index, they take no place in its pages)
+            deletes.add(redis.zrem(RedisKeys.projectRuns(projectId), runIds.toArray(String[]::new)).toCompletableFuture());
         }
         return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply(done -> runIds);
     }

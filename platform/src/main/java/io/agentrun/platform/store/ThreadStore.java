@@ -5,8 +5,6 @@ import io.agentrun.model.naming.RedisKeys;
 import io.agentrun.model.thread.ChatMessage;
 import io.agentrun.platform.redis.RedisConnections;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.Limit;
-import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import java.time.Duration;
 import java.time.Instant;
@@ -269,12 +267,7 @@ public final class ThreadStore {
      * at {@code beforeMs} itself, ordered before {@code beforeRunId}.
      */
     public List<ScoredValue<String>> runs(String threadId, long beforeMs, String beforeRunId, int limit) {
-        List<ScoredValue<String>> page = redis.sync().zrevrangebyscoreWithScores(RedisKeys.threadRuns(threadId),
-                Range.create((double) 0, (double) beforeMs), Limit.create(0, limit + 64L));
-        return page.stream()
-                .filter(run -> run.getScore() < beforeMs || run.getValue().compareTo(beforeRunId) < 0)
-                .limit(limit)
-                .toList();
+        return RunIndexes.newestBefore(redis, RedisKeys.threadRuns(threadId), -1, beforeMs, beforeRunId, limit);
     }
 
     /** Every run id the thread's index holds, oldest first. */

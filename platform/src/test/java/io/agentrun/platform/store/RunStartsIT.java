@@ -69,12 +69,25 @@ class RunStartsIT {
     private record Fixture(RedisConnections redis, String projectId, RunStarts starts, ThreadStore threads) {
 
         static Fixture on(RedisConnections redis) {
+            return on(redis, STATE);
+        }
+
+        static Fixture on(RedisConnections redis, StateSettings settings) {
             String projectId = "starts-" + UUID.randomUUID();
             new AgentCatalog(redis, CODEC).put(projectId, TestData.anAgent().id("assistant").build());
-            ThreadStore threads = new ThreadStore(redis, STATE, CODEC);
-            RunStore runs = new RunStore(redis, STATE, CODEC, DEPLOYMENT);
+            ThreadStore threads = new ThreadStore(redis, settings, CODEC);
+            RunStore runs = new RunStore(redis, settings, CODEC, DEPLOYMENT);
             return new Fixture(redis, projectId, new RunStarts(redis, runs, threads, new IdempotencyKeys(redis, Duration.ofHours(1)),
-                    STATE), threads);
+                    settings), threads);
+        }
+
+        /** Starts a run created at {@code createdMs}; returns its id. */
+        String startAt(long createdMs, ThreadPlan plan) {
+            RunCommand c = command(plan == ThreadPlan.NONE ? null : Ids.newThreadId());
+            RunCommand command = new RunCommand(c.runId(), c.threadId(), c.projectId(), c.agentId(), c.mode(), c.input(), c.metadata(),
+                    java.time.Instant.ofEpochMilli(createdMs));
+            assertThat(start(command, plan)).isInstanceOf(RunStarts.Started.class);
+            return command.runId();
         }
 
         RunCommand command(@Nullable String threadId) {
@@ -257,6 +270,34 @@ class RunStartsIT {
     }
 
     /** What a client sends, as {@code MONITOR} shows it: its commands, not what a function ran inside. */
+    @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+    @MethodSource("redis")
+    void aStartListsTheRunInItsProjectAndNowAndThenTrimsTheIndexToTheRetentionAndTheCap(String where, RedisConnections redis) {
+        StateSettings capped = new StateSettings(Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofHours(1),
+                100, Duration.ofSeconds(30), 3);
+        Fixture f = Fixture.on(redis, capped);
+        String index = RedisKeys.projectRuns(f.projectId());
+        long trimAt = (System.currentTimeMillis() / 64 + 1) * 64; // a multiple of 64: a start then trims
+        redis.sync().zadd(index, (double) trimAt - Duration.ofDays(2).toMillis(), "run_past_retention");
+        List<String> started = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            started.add(f.startAt(trimAt - 64 + i, i % 2 == 0 ? ThreadPlan.NONE : ThreadPlan.NEW));
+        }
+        assertThat(redis.sync().zrange(index, 0, -1)).as("no trim yet: each start listed, nothing dropped")
+                .containsExactly("run_past_retention", started.get(0), started.get(1), started.get(2), started.get(3));
+        assertThat(redis.sync().zscore(index, started.get(0))).isEqualTo((double) trimAt - 63);
+
+        started.add(f.startAt(trimAt, ThreadPlan.NEW));
+        assertThat(redis.sync().zrange(index, 0, -1)).as("past the retention and beyond the newest 3: gone")
+                .containsExactly(started.get(2), started.get(3), started.get(4));
+        ProjectRuns read = new ProjectRuns(redis, capped, java.time.Clock.fixed(java.time.Instant.ofEpochMilli(trimAt),
+                java.time.ZoneOffset.UTC));
+        assertThat(read.before(f.projectId(), -1, Long.MAX_VALUE, "", 2)).extracting(io.lettuce.core.ScoredValue::getValue)
+                .containsExactly(started.get(4), started.get(3));
+        assertThat(read.before(f.projectId(), -1, trimAt - 60, started.get(3), 5)).extracting(io.lettuce.core.ScoredValue::getValue)
+                .as("after a cursor: older ones only").containsExactly(started.get(2));
+    }
+
     @Test
     void onASinglePrimaryEachStartIsOneCommand(@TempDir Path dir) throws Exception {
         try (RedisServer server = RedisServer.start(dir); RedisConnections redis = RedisConnections.connect(server.url());

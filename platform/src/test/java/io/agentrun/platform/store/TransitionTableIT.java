@@ -368,9 +368,11 @@ class TransitionTableIT {
         return rows(
                 cells(RENEW, "lost", run -> {
                     Optional<RunState> before = run.state();
+                    Double due = run.dueAt();
                     assertThat(run.renewLost(WORKER, 1)).isTrue();
                     assertThat(run.field(RunStore.LEASE_UNTIL)).as("no lease written").isNull();
                     assertThat(run.state()).isEqualTo(before);
+                    assertThat(run.dueAt()).as("its due entry where it was").isEqualTo(due);
                 }, UNKNOWN, QUEUED_UNSENT, QUEUED_SENT, QUEUED_BEHIND),
                 cell(QUEUED_ABANDONED, RENEW, "lost (the sweeper holds it)", run -> {
                     assertThat(run.renewLost(WORKER, 1)).isTrue();
@@ -379,6 +381,7 @@ class TransitionTableIT {
                 cell(RUNNING, RENEW, "owner and epoch → lease extended", run -> {
                     run.later(Duration.ofSeconds(3));
                     assertThat(run.renewLost(WORKER, 1)).isFalse();
+                    assertThat(run.dueAt()).as("due at the new lease's end").isEqualTo((double) (run.now() + LEASE.toMillis()));
                     run.later(Duration.ofSeconds(3)); // past the first lease, within the renewed one
                     assertThat(run.claim(OTHER)).isEqualTo(new Claim.Leased());
                 }),
@@ -392,8 +395,10 @@ class TransitionTableIT {
                     assertThat(run.claim(OTHER)).as("its lease lives again").isEqualTo(new Claim.Leased());
                 }),
                 cells(RENEW, "lost (its worker let go when it parked)", run -> {
+                    Double due = run.dueAt();
                     assertThat(run.renewLost(WORKER, 1)).isTrue();
                     assertThat(run.status()).isEqualTo(RunStatus.WAITING);
+                    assertThat(run.dueAt()).as("a renewal in flight as it parked leaves its due entry alone").isEqualTo(due);
                 }, WAITING, WAITING_DECIDED),
                 cell(ENDED, RENEW, "ended in the renewer's own epoch → nothing lost", run -> {
                     assertThat(run.renewLost(WORKER, 1)).isFalse();

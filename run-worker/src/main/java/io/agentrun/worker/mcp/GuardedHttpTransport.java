@@ -1,6 +1,5 @@
 package io.agentrun.worker.mcp;
 
-import io.agentrun.worker.provider.http.SseReader;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;

@@ -16,6 +16,11 @@ class ModelConfiguration {
     }
 
     @Bean
+    ProviderKeys providerKeys() {
+        return ProviderKeys.fromEnvironment();
+    }
+
+    @Bean
     ModelRegistry modelRegistry(List<ChatModel> models) {
         return new ModelRegistry(models);
     }

@@ -12,8 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoffInitial   first pause; doubles per retry
  * @param backoffMax       cap of the doubling
  * @param maxRetryAfter    cap of a provider's Retry-After
- * @param connectTimeout   TCP/TLS connect timeout to a provider
- * @param responseTimeout  time to the first response byte (headers); the stream itself is bounded by the run's timeout
+ * @param connectTimeout   TCP/TLS connect timeout to Anthropic and Gemini (the other clients keep their own)
+ * @param responseTimeout  the longest silence of a provider's response, before its first part or between two (every
+ *                         provider: Anthropic's and Gemini's clients as their read timeout, and the reading of every
+ *                         stream); a silent step fails with a retryable {@code provider_timeout}. The stream as a whole is
+ *                         bounded by the run's timeout
  */
 @ConfigurationProperties("agentrun.worker.model")
 public record ModelSettings(

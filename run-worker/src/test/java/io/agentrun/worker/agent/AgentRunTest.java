@@ -3,7 +3,9 @@ package io.agentrun.worker.agent;
 import io.agentrun.worker.provider.ModelSettings;
 import io.agentrun.worker.context.RunContexts;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.anthropic.core.Timeout;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.agent.ContextDocument;
 import io.agentrun.model.command.ResponseFormat;
@@ -20,9 +22,11 @@ import io.agentrun.worker.fake.Recordings.Call;
 import io.agentrun.worker.provider.ModelRegistry;
 import io.agentrun.worker.provider.ScriptedModel;
 import io.agentrun.worker.provider.anthropic.AnthropicChatModel;
-import io.agentrun.worker.provider.http.ProviderHttp;
-import io.agentrun.worker.provider.http.ProviderKeys;
-import io.agentrun.worker.provider.openai.OpenAiChatModel;
+import io.agentrun.worker.provider.ProviderKeys;
+import io.agentrun.worker.provider.gemini.GeminiProvider;
+import io.agentrun.worker.provider.ollama.OllamaProvider;
+import io.agentrun.worker.provider.openai.OpenAiProvider;
+import io.agentrun.worker.provider.springai.SpringAiChatModel;
 import io.agentrun.worker.tool.CalculatorTool;
 import io.agentrun.worker.tool.ContextSearchTool;
 import io.agentrun.worker.tool.CurrentTimeTool;
@@ -30,7 +34,6 @@ import io.agentrun.worker.tool.Tool;
 import io.agentrun.worker.tool.ToolInvocation;
 import io.agentrun.worker.tool.ToolRegistry;
 import io.agentrun.worker.tool.ToolSettings;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +61,8 @@ class AgentRunTest {
 
     private static final JsonCodec CODEC = new JsonCodec();
     private static final String SECRET = "sk-test-secret-key-0123456789";
+    /** The longest a Spring AI provider's stream may stay silent here ({@code response-timeout}). */
+    private static final Duration SILENCE = Duration.ofSeconds(5);
     private static final int AWKWARD = 7; // bytes per piece: splits JSON, field names and multi-byte characters
 
     private FakeModelServer server;
@@ -70,9 +75,9 @@ class AgentRunTest {
         server = new FakeModelServer();
         timers = Executors.newSingleThreadScheduledExecutor();
         toolThreads = Executors.newVirtualThreadPerTaskExecutor();
-        ProviderHttp http = new ProviderHttp(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), Duration.ofSeconds(5));
         ProviderKeys keys = new ProviderKeys(Map.of("TEST_PROVIDER_KEY", SECRET)::get);
-        ModelRegistry models = new ModelRegistry(List.of(new ScriptedModel(), new OpenAiChatModel(http, keys), new AnthropicChatModel(http, keys)));
+        ModelRegistry models = new ModelRegistry(List.of(new ScriptedModel(), new SpringAiChatModel(new OpenAiProvider(Duration.ofSeconds(30)), keys, SILENCE),
+                new SpringAiChatModel(new OllamaProvider(), keys, SILENCE), new SpringAiChatModel(new GeminiProvider(Duration.ofSeconds(2), Duration.ofSeconds(5)), keys, SILENCE), new AnthropicChatModel(keys, Timeout.builder().read(Duration.ofSeconds(5)).request(Duration.ofSeconds(30)).build())));
         Clock clock = Clock.fixed(Instant.parse("2026-11-22T10:15:30Z"), ZoneOffset.UTC);
         ToolRegistry tools = new ToolRegistry(List.of(new CalculatorTool(), new CurrentTimeTool(clock), new ContextSearchTool(), new SleepyTool()));
         ToolRunner runner = new ToolRunner(tools, new ToolSettings(3, Duration.ofMillis(500), 20_000), toolThreads, CODEC);
@@ -89,8 +94,12 @@ class AgentRunTest {
     }
 
     private AgentDefinition agent(Recordings format, TestData.AgentBuilder builder) {
-        return (format == Recordings.OPENAI ? builder.openai("gpt-test", server.baseUrl() + "/v1")
-                : builder.anthropic("claude-test", server.baseUrl())).apiKeyEnv("TEST_PROVIDER_KEY").build();
+        return (switch (format) {
+            case OPENAI -> builder.openai("gpt-test", server.baseUrl() + "/v1");
+            case ANTHROPIC -> builder.anthropic("claude-test", server.baseUrl());
+            case GEMINI -> builder.provider("gemini", "gemini-test", server.baseUrl());
+            case OLLAMA -> builder.provider("ollama", "qwen-test", server.baseUrl());
+        }).apiKeyEnv("TEST_PROVIDER_KEY").build();
     }
 
     private AgentDefinition agent(Recordings format) {
@@ -132,8 +141,9 @@ class AgentRunTest {
         assertThat(end.output()).isEqualTo("Bonjour, ça va très bien 🙂");
     }
 
+    /** Not Gemini: its function calls carry no ids (see {@link #geminiNumbersItsCallsAndAnswersEachByName}). */
     @ParameterizedTest
-    @EnumSource(Recordings.class)
+    @EnumSource(value = Recordings.class, names = "GEMINI", mode = EnumSource.Mode.EXCLUDE)
     void aToolCallWhoseArgumentsArriveInFiveFragmentsRunsAndItsResultGoesBack(Recordings format) throws Exception {
         Call call = Call.of("call_calc_1", "calculator", "{\"expression\": \"6 * 7\"}", 5);
         assertThat(call.fragments()).hasSize(5);
@@ -156,8 +166,9 @@ class AgentRunTest {
         assertThat(second).contains("call_calc_1").contains("\"42\"");
     }
 
+    /** Not Gemini: its function calls carry no ids (see {@link #geminiNumbersItsCallsAndAnswersEachByName}). */
     @ParameterizedTest
-    @EnumSource(Recordings.class)
+    @EnumSource(value = Recordings.class, names = "GEMINI", mode = EnumSource.Mode.EXCLUDE)
     void twoParallelToolCallsBothRunInOrder(Recordings format) throws Exception {
         server.then(FakeModelServer.stream(format.toolCalls(List.of(
                         Call.of("call_a", "calculator", "{\"expression\":\"1+1\"}", 3),
@@ -205,8 +216,12 @@ class AgentRunTest {
         assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.FAILED);
     }
 
+    /**
+     * Not Gemini: Spring AI's Gemini model maps its SDK's stream through {@code concatMap}, which drops the chunk in flight
+     * when the next one fails, so the delta before a malformed chunk may not arrive ({@link #aMalformedGeminiChunkEndsFailed}).
+     */
     @ParameterizedTest
-    @EnumSource(Recordings.class)
+    @EnumSource(value = Recordings.class, names = "GEMINI", mode = EnumSource.Mode.EXCLUDE)
     void aMalformedChunkEndsFailedWithAClearMessageAndIsNotRetried(Recordings format) throws Exception {
         server.then(FakeModelServer.stream(format.malformedAfter("Hello"), AWKWARD));
 
@@ -236,6 +251,64 @@ class AgentRunTest {
         assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.TIMED_OUT);
     }
 
+    /**
+     * Their clients bound only a whole call: the worker's response-timeout bounds a silent stream, and the step, having
+     * emitted nothing, is tried again.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Recordings.class, names = {"OPENAI", "OLLAMA"})
+    void aStreamSilentLongerThanTheResponseTimeoutIsTriedAgain(Recordings format) throws Exception {
+        server.then(FakeModelServer.hangAfter(format.beginning()))
+                .then(FakeModelServer.stream(format.text("", List.of("Hello ", "again."), 5, 2), AWKWARD));
+        AgentDefinition agent = agent(format, TestData.anAgent().runTimeout(Duration.ofSeconds(60)));
+
+        long started = System.nanoTime();
+        RecordingSink sink = play(agent, TestData.aRunCommand().build(), List.of());
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the silence bound, not the run's timeout")
+                .isLessThan(Duration.ofSeconds(30));
+        assertThat(server.received()).as("the silent request, then the retry").hasSize(2);
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(sink.only(EventData.RunEnd.class).output()).isEqualTo("Hello again.");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void aRedirectToAnotherHostNeverCarriesTheKey(Recordings format) throws Exception {
+        try (FakeModelServer elsewhere = new FakeModelServer()) {
+            String there = elsewhere.baseUrl().replace("127.0.0.1", "localhost");
+            for (int i = 0; i < 3; i++) {
+                server.then(FakeModelServer.status(307, "", Map.of("location", there + "/moved")));
+            }
+
+            RecordingSink sink = play(agent(format), "hello");
+
+            assertThat(sink.types()).startsWith("run_start").endsWith("run_end");
+            assertThat(elsewhere.received()).allSatisfy(request -> assertThat(request.headers().toString()).doesNotContain(SECRET));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Recordings.class)
+    void cancellingMidStreamEndsTheRunCancelledAtOnce(Recordings format) throws Exception {
+        server.then(FakeModelServer.hangAfter(format.beginning()));
+        CancelToken token = new CancelToken();
+
+        var playing = CompletableFuture.supplyAsync(() -> {
+            try {
+                return play(agent(format), TestData.aRunCommand().build(), List.of(), token);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> !server.received().isEmpty());
+        token.cancel(CancelToken.Reason.REQUESTED);
+        RecordingSink sink = playing.get(5, TimeUnit.SECONDS);
+
+        assertThat(sink.types()).containsExactly("run_start", "run_end");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.CANCELLED);
+    }
+
     @ParameterizedTest
     @EnumSource(Recordings.class)
     void theKeyIsSentToTheProviderAndNeverReachesTheClient(Recordings format) throws Exception {
@@ -244,11 +317,13 @@ class AgentRunTest {
         RecordingSink sink = play(agent(format), "hello");
 
         var request = server.received().getFirst();
-        if (format == Recordings.OPENAI) {
-            assertThat(request.header("authorization")).isEqualTo("Bearer " + SECRET);
-        } else {
-            assertThat(request.header("x-api-key")).isEqualTo(SECRET);
-            assertThat(request.header("anthropic-version")).isEqualTo("2023-06-01");
+        switch (format) {
+            case OPENAI, OLLAMA -> assertThat(request.header("authorization")).isEqualTo("Bearer " + SECRET);
+            case GEMINI -> assertThat(request.header("x-goog-api-key")).isEqualTo(SECRET);
+            case ANTHROPIC -> {
+                assertThat(request.header("x-api-key")).isEqualTo(SECRET);
+                assertThat(request.header("anthropic-version")).isEqualTo("2023-06-01");
+            }
         }
         assertThat(server.received()).as("401 is not retried").hasSize(1);
         EventData.RunError error = sink.only(EventData.RunError.class);
@@ -257,8 +332,9 @@ class AgentRunTest {
         assertThat(CODEC.write(sink.events)).doesNotContain(SECRET);
     }
 
+    /** Not Ollama nor Gemini: their tool calls carry arguments as JSON objects, so they cannot be invalid JSON. */
     @ParameterizedTest
-    @EnumSource(Recordings.class)
+    @EnumSource(value = Recordings.class, names = {"OLLAMA", "GEMINI"}, mode = EnumSource.Mode.EXCLUDE)
     void unknownToolsAndInvalidArgumentsAreToldToTheModelNotThrown(Recordings format) throws Exception {
         server.then(FakeModelServer.stream(format.toolCalls(List.of(
                         new Call("call_x", "rm_rf", List.of("{}")),
@@ -273,6 +349,41 @@ class AgentRunTest {
         assertThat(ends.get(1).output()).contains("not a JSON object");
         assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(server.received().get(1).body()).contains("unknown tool");
+    }
+
+    @Test
+    void aMalformedGeminiChunkEndsFailed() throws Exception {
+        server.then(FakeModelServer.stream(Recordings.GEMINI.malformedAfter("Hello"), AWKWARD));
+
+        RecordingSink sink = play(agent(Recordings.GEMINI), "hello");
+
+        assertThat(server.received()).hasSize(1);
+        assertThat(sink.types()).startsWith("run_start").endsWith("error", "run_end");
+        assertThat(sink.only(EventData.RunError.class).code()).isEqualTo("invalid_response");
+        assertThat(sink.only(EventData.RunEnd.class).status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    @Test
+    void geminiNumbersItsCallsAndAnswersEachByName() throws Exception {
+        server.then(FakeModelServer.stream(Recordings.GEMINI.toolCalls(List.of(
+                        Call.of("", "calculator", "{\"expression\":\"1+1\"}", 1),
+                        Call.of("", "current_time", "{\"timezone\":\"Europe/Paris\"}", 1))), AWKWARD))
+                .then(FakeModelServer.stream(Recordings.GEMINI.text("", List.of("Two, at 11:15."), 40, 5), AWKWARD));
+
+        RecordingSink sink = play(agent(Recordings.GEMINI), "sum and time");
+
+        assertThat(sink.types()).containsExactly("run_start", "tool_start", "tool_end", "tool_start", "tool_end",
+                "message_delta", "message_final", "run_end");
+        assertThat(sink.all(EventData.ToolStart.class)).extracting(EventData.ToolStart::toolCallId).containsExactly("call_0", "call_1");
+        assertThat(sink.all(EventData.ToolEnd.class)).extracting(EventData.ToolEnd::output).first().isEqualTo("2");
+        JsonNode answers = CODEC.mapper().readTree(server.received().get(1).body()).path("contents").path(2).path("parts");
+        assertThat(answers.findValuesAsString("name")).containsExactly("calculator", "current_time");
+        assertThat(answers.path(0).path("functionResponse").path("response").path("result").asString()).isEqualTo("2");
+        assertThat(answers.path(1).path("functionResponse").path("response").path("result").asString()).startsWith("2026-11-22T11:15:30+01:00");
+        JsonNode calls = CODEC.mapper().readTree(server.received().get(1).body()).path("contents").path(1).path("parts");
+        assertThat(calls.path(0).path("thoughtSignature").asString()).as("the turn's thought signature goes back")
+                .isEqualTo(Recordings.THOUGHT_SIGNATURE);
+        assertThat(sink.only(EventData.RunEnd.class).usage()).isEqualTo(new Usage(60, 14));
     }
 
     @Test
@@ -501,6 +612,13 @@ class AgentRunTest {
         assertThat(sink.only(EventData.RunEnd.class).outputJson()).isEqualTo(CODEC.mapper().readTree("{\"name\":\"Ada\",\"age\":36}"));
         JsonNode sent = CODEC.mapper().readTree(server.received().getFirst().body());
         assertThat(sent.toString()).as("the system prompt asks for the shape").contains("matches this JSON Schema (named person)");
+        if (format == Recordings.OLLAMA) {
+            assertThat(sent.get("format")).isEqualTo(PERSON.schema());
+        }
+        if (format == Recordings.GEMINI) {
+            assertThat(sent.path("generationConfig").path("responseMimeType").asString()).isEqualTo("application/json");
+            assertThat(sent.path("generationConfig").path("responseJsonSchema").path("required").toString()).isEqualTo("[\"name\",\"age\"]");
+        }
         if (format == Recordings.OPENAI) {
             JsonNode responseFormat = sent.get("response_format");
             assertThat(responseFormat.get("type").asString()).isEqualTo("json_schema");

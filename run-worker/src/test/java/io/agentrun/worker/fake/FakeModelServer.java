@@ -125,8 +125,10 @@ public final class FakeModelServer implements AutoCloseable {
         }
     }
 
+    /** Server-sent events, or newline-delimited JSON (Ollama's streams) when the body is JSON lines. */
     private static void stream(HttpExchange exchange, List<byte[]> pieces) throws IOException {
-        exchange.getResponseHeaders().add("content-type", "text/event-stream");
+        boolean jsonLines = !pieces.isEmpty() && pieces.getFirst().length > 0 && pieces.getFirst()[0] == '{';
+        exchange.getResponseHeaders().add("content-type", jsonLines ? "application/x-ndjson" : "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
         for (byte[] piece : pieces) {

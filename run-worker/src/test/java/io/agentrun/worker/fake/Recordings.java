@@ -13,7 +13,7 @@ public enum Recordings {
         @Override
         public String text(String reasoning, List<String> pieces, int inputTokens, int outputTokens) {
             StringBuilder sse = new StringBuilder();
-            chunk(sse, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}");
+            chunk(sse, "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}");
             if (!reasoning.isEmpty()) {
                 for (String part : reasoning.split("(?<= )")) {
                     chunk(sse, "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":" + json(part) + "},\"finish_reason\":null}]}");
@@ -67,8 +67,11 @@ public enum Recordings {
             return sse.toString();
         }
 
+        /** Every chunk carries its completion's id, object, created and model, as OpenAI's do. */
         private static void chunk(StringBuilder sse, String json) {
-            sse.append("data: ").append(json).append("\n\n");
+            String framed = json.startsWith("{\"id\"") ? json
+                    : "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1764374400,\"model\":\"m\"," + json.substring(1);
+            sse.append("data: ").append(framed).append("\n\n");
         }
     },
 
@@ -146,7 +149,127 @@ public enum Recordings {
         private static void event(StringBuilder sse, String name, String json) {
             sse.append("event: ").append(name).append('\n').append("data: ").append(json).append("\n\n");
         }
+    },
+
+    GEMINI {
+        @Override
+        public String text(String reasoning, List<String> pieces, int inputTokens, int outputTokens) {
+            StringBuilder sse = new StringBuilder();
+            if (!reasoning.isEmpty()) {
+                for (String part : reasoning.split("(?<= )")) {
+                    chunk(sse, "{\"text\":" + json(part) + ",\"thought\":true}", "", inputTokens, 0);
+                }
+            }
+            for (String piece : pieces) {
+                chunk(sse, "{\"text\":" + json(piece) + "}", "", inputTokens, 0);
+            }
+            chunk(sse, "{\"text\":\"\"}", ",\"finishReason\":\"STOP\"", inputTokens, outputTokens);
+            return sse.toString();
+        }
+
+        /**
+         * Gemini sends a turn's function calls whole, their arguments as JSON objects, and no ids; the first call carries the
+         * turn's thought signature ({@link #THOUGHT_SIGNATURE}).
+         */
+        @Override
+        public String toolCalls(List<Call> calls) {
+            StringBuilder parts = new StringBuilder();
+            for (Call call : calls) {
+                boolean first = parts.isEmpty();
+                parts.append(first ? "" : ",").append("{\"functionCall\":{\"name\":").append(json(call.name()))
+                        .append(",\"args\":").append(String.join("", call.fragments())).append("}")
+                        .append(first ? ",\"thoughtSignature\":" + json(THOUGHT_SIGNATURE) : "").append("}");
+            }
+            StringBuilder sse = new StringBuilder();
+            chunk(sse, parts.toString(), ",\"finishReason\":\"STOP\"", 20, 9);
+            return sse.toString();
+        }
+
+        @Override
+        public String malformedAfter(String piece) {
+            StringBuilder sse = new StringBuilder();
+            chunk(sse, "{\"text\":" + json(piece) + "}", "", 3, 0);
+            sse.append("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"oops\n\n");
+            chunk(sse, "{\"text\":\"\"}", ",\"finishReason\":\"STOP\"", 3, 2);
+            return sse.toString();
+        }
+
+        @Override
+        public String beginning() {
+            StringBuilder sse = new StringBuilder();
+            chunk(sse, "{\"text\":\"\"}", "", 3, 0);
+            return sse.toString();
+        }
+
+        /** One {@code streamGenerateContent?alt=sse} event: a candidate with {@code parts}, and the usage so far. */
+        private static void chunk(StringBuilder sse, String parts, String finish, int inputTokens, int outputTokens) {
+            sse.append("data: {\"candidates\":[{\"content\":{\"parts\":[").append(parts).append("],\"role\":\"model\"}").append(finish)
+                    .append(",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":").append(inputTokens)
+                    .append(",\"candidatesTokenCount\":").append(outputTokens).append(",\"totalTokenCount\":").append(inputTokens + outputTokens)
+                    .append("},\"modelVersion\":\"gemini-test\"}\n\n");
+        }
+    },
+
+    OLLAMA {
+        @Override
+        public String text(String reasoning, List<String> pieces, int inputTokens, int outputTokens) {
+            StringBuilder lines = new StringBuilder();
+            if (!reasoning.isEmpty()) {
+                for (String part : reasoning.split("(?<= )")) {
+                    line(lines, "{\"role\":\"assistant\",\"content\":\"\",\"thinking\":" + json(part) + "}", "");
+                }
+            }
+            for (String piece : pieces) {
+                line(lines, "{\"role\":\"assistant\",\"content\":" + json(piece) + "}", "");
+            }
+            return done(lines, inputTokens, outputTokens);
+        }
+
+        /** Ollama sends a turn's tool calls whole, in one chunk, their arguments as JSON objects. */
+        @Override
+        public String toolCalls(List<Call> calls) {
+            StringBuilder lines = new StringBuilder();
+            StringBuilder wire = new StringBuilder();
+            for (int i = 0; i < calls.size(); i++) {
+                Call call = calls.get(i);
+                wire.append(i == 0 ? "" : ",").append("{\"id\":").append(json(call.id())).append(",\"function\":{\"index\":").append(i)
+                        .append(",\"name\":").append(json(call.name())).append(",\"arguments\":").append(String.join("", call.fragments())).append("}}");
+            }
+            line(lines, "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[" + wire + "]}", "");
+            return done(lines, 20, 9);
+        }
+
+        @Override
+        public String malformedAfter(String piece) {
+            StringBuilder lines = new StringBuilder();
+            line(lines, "{\"role\":\"assistant\",\"content\":" + json(piece) + "}", "");
+            lines.append("{\"model\":\"m\",\"message\":{\"role\":\"assistant\",\"content\":\"oops\n");
+            return done(lines, 3, 2);
+        }
+
+        @Override
+        public String beginning() {
+            StringBuilder lines = new StringBuilder();
+            line(lines, "{\"role\":\"assistant\",\"content\":\"\"}", "");
+            return lines.toString();
+        }
+
+        private static String done(StringBuilder lines, int inputTokens, int outputTokens) {
+            line(lines, "{\"role\":\"assistant\",\"content\":\"\"}", ",\"done_reason\":\"stop\",\"total_duration\":5,\"load_duration\":1,"
+                    + "\"prompt_eval_count\":" + inputTokens + ",\"prompt_eval_duration\":1,\"eval_count\":" + outputTokens + ",\"eval_duration\":1");
+            return lines.toString();
+        }
+
+        /** One line of {@code /api/chat}'s stream; {@code end} is the last line's fields (done, counts), else empty. */
+        private static void line(StringBuilder lines, String message, String end) {
+            lines.append("{\"model\":\"m\",\"created_at\":\"2026-11-29T00:00:00Z\",\"message\":").append(message)
+                    .append(",\"done\":").append(!end.isEmpty()).append(end).append("}\n");
+        }
     };
+
+
+    /** The thought signature of Gemini's recorded function calls (base64). */
+    public static final String THOUGHT_SIGNATURE = "c2lnbmVkIHRob3VnaHQ=";
 
     /** A tool call in a recording: its arguments arrive in {@code fragments}. */
     public record Call(String id, String name, List<String> fragments) {

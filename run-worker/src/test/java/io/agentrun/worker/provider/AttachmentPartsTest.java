@@ -3,16 +3,15 @@ package io.agentrun.worker.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.anthropic.core.Timeout;
 import io.agentrun.model.agent.AgentDefinition;
 import io.agentrun.model.testing.TestData;
 import io.agentrun.worker.cancel.CancelToken;
 import io.agentrun.worker.fake.FakeModelServer;
 import io.agentrun.worker.fake.Recordings;
 import io.agentrun.worker.provider.anthropic.AnthropicChatModel;
-import io.agentrun.worker.provider.http.ProviderHttp;
-import io.agentrun.worker.provider.http.ProviderKeys;
-import io.agentrun.worker.provider.openai.OpenAiChatModel;
-import java.net.http.HttpClient;
+import io.agentrun.worker.provider.openai.OpenAiProvider;
+import io.agentrun.worker.provider.springai.SpringAiChatModel;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 /** What providers are sent for a turn's files: inline parts and document text, never the view URLs. */
 class AttachmentPartsTest {
 
+    private static final Duration SILENCE = Duration.ofSeconds(20);
     private static final String VIEW_URL = "http://localhost:8080/files/uploads/ephemeral/p/file_x/a.png?expires=1&signature=s";
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G'};
     private static final Attachment IMAGE = new Attachment(Attachment.Kind.IMAGE, "a.png", "image/png", PNG, "");
@@ -31,7 +31,6 @@ class AttachmentPartsTest {
     private static final Attachment OGG = new Attachment(Attachment.Kind.AUDIO, "a.ogg", "audio/ogg", new byte[] {1, 2}, "");
 
     private final FakeModelServer server = new FakeModelServer();
-    private final ProviderHttp http = new ProviderHttp(HttpClient.newHttpClient(), Duration.ofSeconds(5));
     private final ProviderKeys keys = new ProviderKeys(Map.of("TEST_PROVIDER_KEY", "sk-test")::get);
 
     @AfterEach
@@ -44,7 +43,7 @@ class AttachmentPartsTest {
         server.then(FakeModelServer.stream(Recordings.OPENAI.text("", List.of("ok"), 1, 1), 64));
         AgentDefinition agent = TestData.anAgent().openai("gpt-test", server.baseUrl() + "/v1").apiKeyEnv("TEST_PROVIDER_KEY").build();
 
-        new OpenAiChatModel(http, keys).stream(request(agent, IMAGE, DOC, WAV), new Ignore());
+        new SpringAiChatModel(new OpenAiProvider(Duration.ofSeconds(30)), keys, SILENCE).stream(request(agent, IMAGE, DOC, WAV), new Ignore());
 
         String body = server.received().getFirst().body();
         assertThat(body).contains("data:image/png;base64," + Base64.getEncoder().encodeToString(PNG))
@@ -57,7 +56,7 @@ class AttachmentPartsTest {
     void openAiRefusesAudioItCannotTake() {
         AgentDefinition agent = TestData.anAgent().openai("gpt-test", server.baseUrl() + "/v1").apiKeyEnv("TEST_PROVIDER_KEY").build();
 
-        assertThatThrownBy(() -> new OpenAiChatModel(http, keys).stream(request(agent, OGG), new Ignore()))
+        assertThatThrownBy(() -> new SpringAiChatModel(new OpenAiProvider(Duration.ofSeconds(30)), keys, SILENCE).stream(request(agent, OGG), new Ignore()))
                 .isInstanceOf(ModelException.class).hasMessageContaining("a.ogg").hasMessageContaining("wav or mp3");
         assertThat(server.received()).isEmpty();
     }
@@ -66,7 +65,7 @@ class AttachmentPartsTest {
     void anthropicGetsImagesAsBase64AndRefusesAudio() throws Exception {
         server.then(FakeModelServer.stream(Recordings.ANTHROPIC.text("", List.of("ok"), 1, 1), 64));
         AgentDefinition agent = TestData.anAgent().anthropic("claude-test", server.baseUrl()).apiKeyEnv("TEST_PROVIDER_KEY").build();
-        AnthropicChatModel model = new AnthropicChatModel(http, keys);
+        AnthropicChatModel model = new AnthropicChatModel(keys, Timeout.builder().read(Duration.ofSeconds(5)).request(Duration.ofSeconds(30)).build());
 
         model.stream(request(agent, IMAGE, DOC), new Ignore());
         assertThat(server.received().getFirst().body())

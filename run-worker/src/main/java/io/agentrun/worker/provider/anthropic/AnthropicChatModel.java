@@ -1,28 +1,36 @@
 package io.agentrun.worker.provider.anthropic;
 
+import com.anthropic.client.AnthropicClientAsync;
+import com.anthropic.client.okhttp.AnthropicOkHttpClientAsync;
+import com.anthropic.core.JsonField;
+import com.anthropic.core.JsonValue;
+import com.anthropic.core.RequestOptions;
+import com.anthropic.core.Timeout;
+import com.anthropic.core.http.AsyncStreamResponse;
+import com.anthropic.errors.AnthropicInvalidDataException;
+import com.anthropic.errors.AnthropicServiceException;
+import com.anthropic.errors.SseException;
+import com.anthropic.models.messages.MessageCreateParams;
+import com.anthropic.models.messages.RawMessageStreamEvent;
 import io.agentrun.model.agent.AgentDefinition;
-import io.agentrun.model.event.Usage;
+import io.agentrun.worker.provider.Attachment;
+import io.agentrun.worker.provider.Attachments;
 import io.agentrun.worker.provider.ChatModel;
 import io.agentrun.worker.provider.ModelException;
 import io.agentrun.worker.provider.ModelListener;
 import io.agentrun.worker.provider.ModelMessage;
 import io.agentrun.worker.provider.ModelRequest;
 import io.agentrun.worker.provider.ModelTurn;
-import io.agentrun.worker.provider.Attachment;
+import io.agentrun.worker.provider.ProviderClients;
+import io.agentrun.worker.provider.ProviderFailures;
+import io.agentrun.worker.provider.ProviderKeys;
+import io.agentrun.worker.provider.ProviderStream;
 import io.agentrun.worker.provider.ThinkingBlock;
 import io.agentrun.worker.provider.ToolCall;
 import io.agentrun.worker.provider.ToolSpec;
-import io.agentrun.worker.provider.http.Attachments;
-import io.agentrun.worker.provider.http.ProviderHttp;
-import io.agentrun.worker.provider.http.ProviderKeys;
-import io.agentrun.worker.provider.http.SseReader;
-import java.io.IOException;
-import java.net.http.HttpRequest;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,11 +38,14 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Anthropic Messages API, streamed: {@code content_block_delta} events carry text, thinking (and its
+ * Anthropic Messages API, streamed through Anthropic's Java SDK (not Spring AI's Anthropic model: in 2.0.1 it streams a
+ * thinking delta as an empty message, and holds a tool call's input until the block ends, so neither reasoning nor an
+ * answer through {@link AnswerTool} would stream). {@code content_block_delta} events carry text, thinking (and its
  * signature) and {@code input_json} fragments of {@code tool_use} blocks; {@code message_start} and
- * {@code message_delta} carry usage. Thinking blocks are handed back unchanged in the next step of a tool
- * loop, as the API requires. A run that wants its answer in a JSON Schema gets Anthropic's native mode for it: the
- * schema is offered as a tool the model is made to call ({@link AnswerTool}), and that call's input is the answer.
+ * {@code message_delta} carry usage. Thinking blocks are handed back unchanged in the next step of a tool loop, as the
+ * API requires. A run that wants its answer in a JSON Schema gets Anthropic's native mode for it: the schema is offered
+ * as a tool the model is made to call ({@link AnswerTool}), and that call's input is the answer. The request body is
+ * shaped here and handed to the SDK as JSON; the SDK owns the connection, the stream's parsing and the errors.
  */
 public final class AnthropicChatModel implements ChatModel {
 
@@ -42,14 +53,31 @@ public final class AnthropicChatModel implements ChatModel {
     static final String API_VERSION = "2023-06-01";
     private static final String PROVIDER = "anthropic";
     private static final int DEFAULT_MAX_TOKENS = 1024;
+    /** A redirect must not carry the {@code x-api-key} header elsewhere (OkHttp keeps it across hosts). */
+    private static final RequestOptions NO_REDIRECTS = RequestOptions.builder().followRedirects(false).build();
 
-    private final ProviderHttp http;
     private final ProviderKeys keys;
+    private final ProviderClients<AnthropicClientAsync> clients;
+    /** The SDK's read timeout, also the bound of a stream's silence as this model reads it ({@link ProviderStream}). */
+    private final java.time.Duration silence;
     private final JsonMapper mapper = JsonMapper.builder().build();
 
-    public AnthropicChatModel(ProviderHttp http, ProviderKeys keys) {
-        this.http = http;
+    /** @param timeout the SDK's: connect, read (the longest silence of a stream) and a backstop for a whole call */
+    public AnthropicChatModel(ProviderKeys keys, Timeout timeout) {
         this.keys = keys;
+        this.silence = timeout.read();
+        this.clients = new ProviderClients<>((agent, key) -> client(agent, key, timeout));
+    }
+
+    /**
+     * The key goes in {@code x-api-key}, the Messages API's header (the SDK would send it as a bearer token); with no key,
+     * an empty one keeps the SDK from taking {@code ANTHROPIC_API_KEY} from the worker's environment. The API version is
+     * the one the request body here is shaped for, not the SDK's newer default.
+     */
+    private static AnthropicClientAsync client(AgentDefinition agent, @Nullable String key, Timeout timeout) {
+        var client = AnthropicOkHttpClientAsync.builder().baseUrl(agent.baseUrl() != null ? agent.baseUrl() : DEFAULT_BASE_URL)
+                .apiKey(key == null ? "" : key).maxRetries(0).timeout(timeout).putHeader("anthropic-version", API_VERSION);
+        return (key == null ? client : client.putHeader("x-api-key", key)).build();
     }
 
     @Override
@@ -59,98 +87,73 @@ public final class AnthropicChatModel implements ChatModel {
 
     @Override
     public ModelTurn stream(ModelRequest request, ModelListener listener) throws InterruptedException {
-        AgentDefinition agent = request.agent();
-        String key = keys.keyOf(agent).orElse(null);
-        String base = agent.baseUrl() != null ? agent.baseUrl() : DEFAULT_BASE_URL;
+        String key = keys.keyOf(request.agent()).orElse(null);
         String answerTool = AnswerTool.nameFor(request);
-        HttpRequest.Builder post = ProviderHttp.streamingPost(base + "/v1/messages", mapper.writeValueAsString(body(request, answerTool)))
-                .header("anthropic-version", API_VERSION);
-        if (key != null) {
-            post.header("x-api-key", key);
-        }
-        return http.stream(post, PROVIDER, key, request.cancel(), events -> read(events, listener, request, answerTool));
-    }
-
-    /** @param answerTool the name of the tool whose input is the answer ({@link AnswerTool}), or null */
-    private ModelTurn read(SseReader events, ModelListener listener, ModelRequest request, @Nullable String answerTool)
-            throws IOException {
-        Map<Integer, Block> blocks = new TreeMap<>();
-        long inputTokens = 0;
-        long outputTokens = 0;
-        String stop = null;
-        boolean stopped = false;
-        SseReader.Event event;
-        while ((event = events.next()) != null) {
+        MessageCreateParams params = params(request, body(request, answerTool));
+        StreamedMessage message = new StreamedMessage(listener, answerTool);
+        try {
+            ProviderStream.read(events(clients.of(request.agent(), key), params), request.cancel(), silence, message::add);
+            return message.complete();
+        } catch (RuntimeException e) {
             request.cancel().throwIfCancelled();
-            JsonNode data = http.chunk(PROVIDER, event.data());
-            String type = data.path("type").asString(event.name() == null ? "" : event.name());
-            switch (type) {
-                case "message_start" -> {
-                    JsonNode usage = data.path("message").path("usage");
-                    inputTokens = usage.path("input_tokens").asLong(0) + usage.path("cache_read_input_tokens").asLong(0)
-                            + usage.path("cache_creation_input_tokens").asLong(0);
-                    outputTokens = usage.path("output_tokens").asLong(0);
-                }
-                case "content_block_start" -> blocks.put(data.path("index").asInt(), Block.of(data.path("content_block"), answerTool));
-                case "content_block_delta" -> {
-                    Block block = blocks.get(data.path("index").asInt());
-                    if (block == null) {
-                        throw ProviderHttp.malformed(PROVIDER, "a delta for content block " + data.path("index").asInt() + " that never started");
-                    }
-                    block.add(data.path("delta"), listener);
-                }
-                case "message_delta" -> {
-                    if (data.path("delta").path("stop_reason").isString()) {
-                        stop = data.path("delta").path("stop_reason").asString();
-                    }
-                    outputTokens = data.path("usage").path("output_tokens").asLong(outputTokens);
-                }
-                case "message_stop" -> stopped = true;
-                case "error" -> throw streamError(data.path("error"));
-                default -> {
-                    // ping, content_block_stop and events added later carry nothing we need
-                }
-            }
-            if (stopped) {
-                break;
-            }
+            throw e instanceof ModelException known ? known : failure(e, key);
         }
-        if (!stopped) {
-            throw new ModelException("connection_error", PROVIDER + " stream ended before message_stop", true);
-        }
-        return turn(blocks, new Usage(inputTokens, outputTokens), stop);
     }
 
-    private static ModelTurn turn(Map<Integer, Block> blocks, Usage usage, String stop) {
-        StringBuilder text = new StringBuilder();
-        List<ToolCall> calls = new ArrayList<>();
-        List<ThinkingBlock> thinking = new ArrayList<>();
-        for (Block block : blocks.values()) {
-            switch (block.type) {
-                case "text" -> text.append(block.content);
-                case Block.ANSWER -> text.append(block.content.isEmpty() ? "{}" : block.content);
-                case "thinking" -> thinking.add(new ThinkingBlock(block.content.toString(), block.signature));
-                case "redacted_thinking" -> thinking.add(ThinkingBlock.redacted(block.redactedData));
-                case "tool_use" -> calls.add(new ToolCall(block.id, block.name, block.content.isEmpty() ? "{}" : block.content.toString()));
-                default -> {
-                    // other block types are not replayed
+    private static Flux<RawMessageStreamEvent> events(AnthropicClientAsync client, MessageCreateParams params) {
+        return Flux.create(sink -> {
+            AsyncStreamResponse<RawMessageStreamEvent> response = client.messages().createStreaming(params, NO_REDIRECTS);
+            sink.onDispose(response::close);
+            response.subscribe(sink::next).onCompleteFuture().whenComplete((done, error) -> {
+                if (error != null) {
+                    sink.error(error);
+                } else {
+                    sink.complete();
                 }
-            }
-        }
-        return new ModelTurn(text.toString(), calls, thinking, usage, stop == null ? "end_turn" : stop);
+            });
+        });
     }
 
-    private static ModelException streamError(JsonNode error) {
-        String type = error.path("type").asString("error");
-        boolean retryable = type.equals("overloaded_error") || type.equals("api_error") || type.equals("rate_limit_error");
+    private static ModelException failure(RuntimeException error, @Nullable String key) {
+        return switch (error) {
+            case SseException midStream -> streamError(ProviderFailures.sdkDetail(midStream.getMessage()), midStream.getMessage(), key);
+            case AnthropicServiceException status -> ProviderFailures.status(PROVIDER, status.statusCode(),
+                    ProviderFailures.sdkDetail(status.getMessage()), status.headers().values("retry-after").stream().findFirst().orElse(null), key);
+            case AnthropicInvalidDataException malformed -> ProviderFailures.malformed(PROVIDER, String.valueOf(malformed.getMessage()));
+            default -> ProviderFailures.connection(PROVIDER, error);
+        };
+    }
+
+    /** An {@code error} event mid-stream: overloaded, an API error or a rate limit may pass on another try. */
+    private static ModelException streamError(String detail, @Nullable String raw, @Nullable String key) {
+        String said = raw == null ? "" : raw;
+        boolean retryable = said.contains("overloaded_error") || said.contains("api_error") || said.contains("rate_limit_error");
         return new ModelException(retryable ? "provider_unavailable" : "provider_error",
-                PROVIDER + " reported " + type + ": " + ProviderHttp.redact(error.path("message").asString(""), null), retryable);
+                PROVIDER + " reported an error mid-stream: " + ProviderFailures.redact(detail, key), retryable);
+    }
+
+    /** The SDK's params: what it must know typed, the rest as the JSON shaped by {@link #body}. */
+    private MessageCreateParams params(ModelRequest request, ObjectNode body) {
+        AgentDefinition agent = request.agent();
+        var params = MessageCreateParams.builder().model(agent.model()).maxTokens(body.remove("max_tokens").asLong())
+                .messages(asField(plain(body.remove("messages"))));
+        body.properties().forEach(field -> params.putAdditionalBodyProperty(field.getKey(), plain(field.getValue())));
+        return params.build();
+    }
+
+    /** Our JSON as the SDK's (its own Jackson 2 tree): through plain maps, lists and values. */
+    private JsonValue plain(JsonNode node) {
+        return JsonValue.from(mapper.convertValue(node, Object.class));
+    }
+
+    @SuppressWarnings("unchecked") // the SDK's JsonValue reaches Java as a raw JsonField
+    private static <T> JsonField<T> asField(JsonValue value) {
+        return (JsonField<T>) (JsonField<?>) value;
     }
 
     private ObjectNode body(ModelRequest request, @Nullable String answerTool) {
         AgentDefinition agent = request.agent();
         ObjectNode body = mapper.createObjectNode();
-        body.put("model", agent.model());
         int maxTokens = agent.maxOutputTokens() != null ? agent.maxOutputTokens() : DEFAULT_MAX_TOKENS;
         if (agent.thinkingBudget() != null) {
             maxTokens = Math.max(maxTokens, agent.thinkingBudget() + DEFAULT_MAX_TOKENS);
@@ -159,7 +162,6 @@ public final class AnthropicChatModel implements ChatModel {
             body.put("temperature", Math.min(agent.temperature(), 1.0)); // Anthropic's range is 0–1
         }
         body.put("max_tokens", maxTokens);
-        body.put("stream", true);
         if (!request.system().isEmpty()) {
             body.put("system", request.system());
         }
@@ -234,64 +236,6 @@ public final class AnthropicChatModel implements ChatModel {
             return input.isObject() ? input : mapper.createObjectNode();
         } catch (JacksonException e) {
             return mapper.createObjectNode(); // the tool result already told the model its arguments were invalid
-        }
-    }
-
-    /** One content block being streamed. */
-    private static final class Block {
-        /** The type given to the {@code tool_use} block of the answer tool: its input is the answer, streamed as text. */
-        static final String ANSWER = "answer";
-        final String type;
-        final String id;
-        final String name;
-        final StringBuilder content = new StringBuilder();
-        String signature;
-        String redactedData = "";
-
-        private Block(String type, String id, String name) {
-            this.type = type;
-            this.id = id;
-            this.name = name;
-        }
-
-        static Block of(JsonNode start, @Nullable String answerTool) {
-            String type = start.path("type").asString("");
-            String name = start.path("name").asString("");
-            boolean answer = type.equals("tool_use") && name.equals(answerTool);
-            Block block = new Block(answer ? ANSWER : type, start.path("id").asString(""), name);
-            if (block.type.equals("text") && start.path("text").isString()) {
-                block.content.append(start.path("text").asString());
-            }
-            if (block.type.equals("redacted_thinking")) {
-                block.redactedData = start.path("data").asString("");
-            }
-            return block;
-        }
-
-        void add(JsonNode delta, ModelListener listener) {
-            switch (delta.path("type").asString("")) {
-                case "text_delta" -> {
-                    String text = delta.path("text").asString("");
-                    content.append(text);
-                    listener.onTextDelta(text);
-                }
-                case "thinking_delta" -> {
-                    String thinking = delta.path("thinking").asString("");
-                    content.append(thinking);
-                    listener.onThinking(thinking);
-                }
-                case "signature_delta" -> signature = (signature == null ? "" : signature) + delta.path("signature").asString("");
-                case "input_json_delta" -> {
-                    String json = delta.path("partial_json").asString("");
-                    content.append(json);
-                    if (type.equals(ANSWER)) {
-                        listener.onTextDelta(json);
-                    }
-                }
-                default -> {
-                    // unknown delta types are skipped
-                }
-            }
         }
     }
 }

@@ -1,7 +1,9 @@
 package io.agentrun.worker.provider.openai;
 
-import io.agentrun.worker.provider.http.ProviderHttp;
-import io.agentrun.worker.provider.http.ProviderKeys;
+import io.agentrun.worker.provider.ModelSettings;
+import io.agentrun.worker.provider.ProviderKeys;
+import io.agentrun.worker.provider.springai.SpringAiChatModel;
+import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -9,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 class OpenAiConfiguration {
 
     @Bean
-    OpenAiChatModel openAiChatModel(ProviderHttp http, ProviderKeys keys) {
-        return new OpenAiChatModel(http, keys);
+    SpringAiChatModel openAiChatModel(ProviderKeys keys, ModelSettings settings) {
+        return new SpringAiChatModel(new OpenAiProvider(Duration.ofMinutes(30)), keys, settings.responseTimeout());
     }
 }

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.provider.gemini;
+
+import org.jspecify.annotations.NullMarked;

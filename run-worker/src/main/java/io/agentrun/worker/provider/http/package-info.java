@@ -1,4 +1,0 @@
-@NullMarked
-package io.agentrun.worker.provider.http;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.agentrun.worker.provider.ollama;
+
+import org.jspecify.annotations.NullMarked;
