@@ -12,8 +12,13 @@ import java.util.function.BooleanSupplier;
 /**
  * Waits for a condition with a deadline: the only waiting this module does. The condition is checked on a scheduler
  * of the wait's own, every {@code poll}; the caller waits for its answer, for a failure of a check, or for the deadline.
+ * No check runs once {@link #await} has returned or thrown: a condition may read what the caller closes next (a Kafka
+ * consumer, which refuses a second thread).
  */
 public final class Deadline {
+
+    /** How long a check in flight at the deadline may take to end, once interrupted, before the caller goes on anyway. */
+    private static final Duration CHECK_IN_FLIGHT = Duration.ofSeconds(30);
 
     private Deadline() {
     }
@@ -39,11 +44,24 @@ public final class Deadline {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted waiting for " + what, e);
         } finally {
-            checks.shutdownNow();
+            met.cancel(false); // a check not yet started skips the condition
+            checks.shutdownNow(); // and one in flight is interrupted
+            awaitChecksEnded(checks);
+        }
+    }
+
+    private static void awaitChecksEnded(ScheduledExecutorService checks) {
+        try {
+            checks.awaitTermination(CHECK_IN_FLIGHT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
     private static void check(CompletableFuture<Void> met, Runnable whileWaiting, BooleanSupplier condition) {
+        if (met.isDone()) {
+            return;
+        }
         try {
             if (condition.getAsBoolean()) {
                 met.complete(null);

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +39,32 @@ class DeadlineTest {
     void aConditionThatNeverHoldsTimesOutNamingWhatWasAwaited() {
         assertThatThrownBy(() -> Deadline.await("Kafka on localhost:1", Duration.ofMillis(100), Duration.ofMillis(10), () -> { },
                 () -> false)).isInstanceOf(IllegalStateException.class).hasMessage("timed out after PT0.1S waiting for Kafka on localhost:1");
+    }
+
+    @Test
+    void aCheckInFlightAtTheDeadlineHasEndedWhenTheWaitThrows() {
+        AtomicBoolean checking = new AtomicBoolean();
+        CountDownLatch never = new CountDownLatch(1);
+
+        assertThatThrownBy(() -> Deadline.await("a slow check", Duration.ofMillis(100), Duration.ofMillis(10), () -> { }, () -> {
+            checking.set(true);
+            try {
+                return never.await(20, TimeUnit.SECONDS); // a poll that outlasts the deadline
+            } catch (InterruptedException e) {
+                return finishingAfterAnInterrupt(never); // as a client's poll ends its request first
+            } finally {
+                checking.set(false);
+            }
+        })).hasMessage("timed out after PT0.1S waiting for a slow check");
+        assertThat(checking).as("the caller may now close what the check reads").isFalse();
+    }
+
+    private static boolean finishingAfterAnInterrupt(CountDownLatch never) {
+        try {
+            return never.await(300, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }
