@@ -5,6 +5,7 @@ import io.agentrun.api.caller.AuthSettings;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.problem.ResponseSchemaCheck;
 import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.admin.IssuedKey;
@@ -21,12 +22,10 @@ import io.agentrun.model.mcp.McpToolset;
 import io.agentrun.platform.mcp.McpServerStore;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ContextStore;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -55,10 +54,10 @@ class AdminController {
     private final KeyStore keys;
     private final AuthSettings authSettings;
     private final StrictJson json;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
     AdminController(Projects projects, AgentCatalog agents, ContextStore contexts, KeyStore keys, AuthSettings authSettings,
-            JsonCodec codec, ResponseSchemaCheck schemas, McpServerStore mcpServers) {
+            JsonCodec codec, JsonAnswers answers, ResponseSchemaCheck schemas, McpServerStore mcpServers) {
         this.mcpServers = mcpServers;
         this.schemas = schemas;
         this.projects = projects;
@@ -67,7 +66,7 @@ class AdminController {
         this.keys = keys;
         this.authSettings = authSettings;
         this.json = new StrictJson(codec);
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PostMapping("/admin/v1/projects")
@@ -75,17 +74,17 @@ class AdminController {
         if (!projects.create(project)) {
             throw new ApiProblem(ErrorCode.ALREADY_EXISTS, "project " + project.id() + " exists already");
         }
-        return respond(HttpStatus.CREATED, projects.find(project.id()).orElseThrow());
+        return answers.of(HttpStatus.CREATED, projects.find(project.id()).orElseThrow());
     }
 
     @GetMapping("/admin/v1/projects")
     public ResponseEntity<byte[]> listProjects(Operator operator) {
-        return respond(HttpStatus.OK, Map.of("projects", projects.list()));
+        return answers.of(HttpStatus.OK, Map.of("projects", projects.list()));
     }
 
     @GetMapping(PROJECT)
     public ResponseEntity<byte[]> project(Operator operator, @PathVariable String projectId) {
-        return respond(HttpStatus.OK, requireProject(projectId));
+        return answers.of(HttpStatus.OK, requireProject(projectId));
     }
 
     @PutMapping(PROJECT + "/agents/{agentId}")
@@ -97,19 +96,19 @@ class AdminController {
             schemas.require(agent.responseFormat().schema());
         }
         requireRegistered(projectId, agent.mcpServers());
-        return respond(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
+        return answers.of(agents.put(projectId, agent) ? HttpStatus.CREATED : HttpStatus.OK, agent);
     }
 
     @GetMapping(PROJECT + "/agents")
     public ResponseEntity<byte[]> listAgents(Operator operator, @PathVariable String projectId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, Map.of("agents", agents.list(projectId)));
+        return answers.of(HttpStatus.OK, Map.of("agents", agents.list(projectId)));
     }
 
     @GetMapping(PROJECT + "/agents/{agentId}")
     public ResponseEntity<byte[]> agent(Operator operator, @PathVariable String projectId, @PathVariable String agentId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, agents.find(projectId, agentId).orElseThrow(() -> noAgent(agentId)));
+        return answers.of(HttpStatus.OK, agents.find(projectId, agentId).orElseThrow(() -> noAgent(agentId)));
     }
 
     @DeleteMapping(PROJECT + "/agents/{agentId}")
@@ -126,20 +125,20 @@ class AdminController {
             @RequestBody JsonNode body) {
         requireProject(projectId);
         ContextDocument context = json.read(withId(body, contextId), ContextDocument.class);
-        return respond(contexts.put(projectId, context) ? HttpStatus.CREATED : HttpStatus.OK, Map.of("id", context.id(),
+        return answers.of(contexts.put(projectId, context) ? HttpStatus.CREATED : HttpStatus.OK, Map.of("id", context.id(),
                 "name", context.name(), "chars", context.text().length()));
     }
 
     @GetMapping(PROJECT + "/contexts")
     public ResponseEntity<byte[]> listContexts(Operator operator, @PathVariable String projectId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, Map.of("contexts", contexts.ids(projectId)));
+        return answers.of(HttpStatus.OK, Map.of("contexts", contexts.ids(projectId)));
     }
 
     @GetMapping(PROJECT + "/contexts/{contextId}")
     public ResponseEntity<byte[]> context(Operator operator, @PathVariable String projectId, @PathVariable String contextId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, contexts.find(projectId, contextId).orElseThrow(() -> noContext(contextId)));
+        return answers.of(HttpStatus.OK, contexts.find(projectId, contextId).orElseThrow(() -> noContext(contextId)));
     }
 
     @DeleteMapping(PROJECT + "/contexts/{contextId}")
@@ -158,14 +157,14 @@ class AdminController {
             agents.find(projectId, agentId).orElseThrow(() -> new ApiProblem(ErrorCode.INVALID_REQUEST,
                     "agents: project has no agent '" + Echo.of(agentId) + "'"));
         }
-        return respondNoStore(keys.create(projectId, request));
+        return answers.noStore(HttpStatus.CREATED, keys.create(projectId, request));
     }
 
     @GetMapping(PROJECT + "/keys")
     public ResponseEntity<byte[]> listKeys(Operator operator, @PathVariable String projectId) {
         requireProject(projectId);
         List<KeyView> list = keys.list(projectId);
-        return respond(HttpStatus.OK, Map.of("keys", list));
+        return answers.of(HttpStatus.OK, Map.of("keys", list));
     }
 
     @PostMapping(PROJECT + "/keys/{keyId}/rotate")
@@ -176,7 +175,7 @@ class AdminController {
         IssuedKey issued = keys.rotate(projectId, keyId,
                 rotation.gracePeriod() == null ? authSettings.rotationGrace() : rotation.gracePeriod())
                 .orElseThrow(() -> noKey(keyId));
-        return respondNoStore(issued);
+        return answers.noStore(HttpStatus.CREATED, issued);
     }
 
     @DeleteMapping(PROJECT + "/keys/{keyId}")
@@ -233,13 +232,4 @@ class AdminController {
         return fields;
     }
 
-    private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A response carrying a full key: never cached anywhere. */
-    private ResponseEntity<byte[]> respondNoStore(IssuedKey issued) {
-        return ResponseEntity.status(HttpStatus.CREATED).contentType(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store")
-                .body(codec.write(issued).getBytes(StandardCharsets.UTF_8));
-    }
 }

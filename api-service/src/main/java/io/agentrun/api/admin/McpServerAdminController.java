@@ -3,16 +3,14 @@ package io.agentrun.api.admin;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
-import io.agentrun.model.json.JsonCodec;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.model.mcp.McpServerView;
 import io.agentrun.model.mcp.NewMcpServer;
 import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.mcp.McpServerStore;
 import io.agentrun.platform.mcp.McpSettings;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -35,13 +33,13 @@ class McpServerAdminController {
     private final Projects projects;
     private final McpServerStore servers;
     private final DestinationGuard guard;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    McpServerAdminController(Projects projects, McpServerStore servers, McpSettings settings, JsonCodec codec) {
+    McpServerAdminController(Projects projects, McpServerStore servers, McpSettings settings, JsonAnswers answers) {
         this.projects = projects;
         this.servers = servers;
         this.guard = new DestinationGuard(settings.allowedNetworks());
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PostMapping(SERVERS)
@@ -53,19 +51,19 @@ class McpServerAdminController {
         check(request);
         McpServerView created = servers.create(projectId, request)
                 .orElseThrow(() -> new ApiProblem(ErrorCode.ALREADY_EXISTS, "project has an MCP server '" + request.id() + "' already"));
-        return respond(HttpStatus.CREATED, created);
+        return answers.of(HttpStatus.CREATED, created);
     }
 
     @GetMapping(SERVERS)
     ResponseEntity<byte[]> list(Operator operator, @PathVariable String projectId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, Map.of("mcp_servers", servers.list(projectId)));
+        return answers.of(HttpStatus.OK, Map.of("mcp_servers", servers.list(projectId)));
     }
 
     @GetMapping(SERVERS + "/{serverId}")
     ResponseEntity<byte[]> server(Operator operator, @PathVariable String projectId, @PathVariable String serverId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, servers.find(projectId, serverId).orElseThrow(() -> noServer(serverId)));
+        return answers.of(HttpStatus.OK, servers.find(projectId, serverId).orElseThrow(() -> noServer(serverId)));
     }
 
     @PatchMapping(SERVERS + "/{serverId}")
@@ -76,7 +74,7 @@ class McpServerAdminController {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST, "id cannot change (register the server again under the new id)");
         }
         check(change);
-        return respond(HttpStatus.OK, servers.update(projectId, serverId, change).orElseThrow(() -> noServer(serverId)));
+        return answers.of(HttpStatus.OK, servers.update(projectId, serverId, change).orElseThrow(() -> noServer(serverId)));
     }
 
     @DeleteMapping(SERVERS + "/{serverId}")
@@ -110,7 +108,4 @@ class McpServerAdminController {
         return new ApiProblem(ErrorCode.NOT_FOUND, "project has no MCP server '" + Echo.of(serverId) + "'");
     }
 
-    private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
 }

@@ -3,16 +3,14 @@ package io.agentrun.api.admin;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.read.RunListing;
 import io.agentrun.api.read.RunViews;
 import io.agentrun.model.id.Ids;
-import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.OperatorRunView;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
-import java.nio.charset.StandardCharsets;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,19 +27,19 @@ class OperatorRunsController {
     private final Projects projects;
     private final RunListing listing;
     private final RunStore runs;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    OperatorRunsController(Projects projects, RunListing listing, RunStore runs, JsonCodec codec) {
+    OperatorRunsController(Projects projects, RunListing listing, RunStore runs, JsonAnswers answers) {
         this.projects = projects;
         this.listing = listing;
         this.runs = runs;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @GetMapping("/admin/v1/projects/{projectId}/runs")
     ResponseEntity<byte[]> projectRuns(Operator operator, @PathVariable String projectId, RunListing.Query query) {
         projects.require(projectId);
-        return json(listing.page(projectId, query));
+        return answers.noStore(HttpStatus.OK, listing.page(projectId, query));
     }
 
     @GetMapping("/admin/v1/runs/{runId}")
@@ -50,13 +48,7 @@ class OperatorRunsController {
         if (run == null) {
             throw new ApiProblem(ErrorCode.RUN_NOT_FOUND, "no run '" + Echo.of(runId) + "'");
         }
-        return json(new OperatorRunView(run.projectId(), RunViews.of(run), runs.ownership(runId)));
+        return answers.noStore(HttpStatus.OK, new OperatorRunView(run.projectId(), RunViews.of(run), runs.ownership(runId)));
     }
 
-    private ResponseEntity<byte[]> json(Object body) {
-        return ResponseEntity.ok()
-                .contentType(MediaType.APPLICATION_JSON)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
 }

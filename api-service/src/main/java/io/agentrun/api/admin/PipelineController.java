@@ -1,12 +1,10 @@
 package io.agentrun.api.admin;
 
-import io.agentrun.model.json.JsonCodec;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.platform.pipeline.PipelineSettings;
 import io.agentrun.platform.pipeline.PipelineStore;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -20,13 +18,13 @@ class PipelineController {
 
     private final PipelineStore store;
     private final PipelineSettings settings;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
     private final Clock clock;
 
-    PipelineController(PipelineStore store, PipelineSettings settings, JsonCodec codec, Clock clock) {
+    PipelineController(PipelineStore store, PipelineSettings settings, JsonAnswers answers, Clock clock) {
         this.store = store;
         this.settings = settings;
-        this.codec = codec;
+        this.answers = answers;
         this.clock = clock;
     }
 
@@ -34,9 +32,6 @@ class PipelineController {
     ResponseEntity<byte[]> pipeline(Operator operator) {
         long now = clock.millis();
         var view = PipelineCharts.of(store.read(now, settings.silentAfter()), now, settings.snapshotInterval().toMillis());
-        return ResponseEntity.ok()
-                .contentType(MediaType.APPLICATION_JSON)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(codec.write(view).getBytes(StandardCharsets.UTF_8));
+        return answers.noStore(HttpStatus.OK, view);
     }
 }

@@ -3,17 +3,15 @@ package io.agentrun.api.admin;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
-import io.agentrun.model.json.JsonCodec;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.model.webhook.IssuedWebhookSecret;
 import io.agentrun.model.webhook.NewWebhookEndpoint;
 import io.agentrun.model.webhook.WebhookEndpoint;
 import io.agentrun.platform.egress.DestinationGuard;
 import io.agentrun.platform.webhook.WebhookSettings;
 import io.agentrun.platform.webhook.WebhookStore;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,13 +36,13 @@ class WebhookAdminController {
     private final Projects projects;
     private final WebhookStore webhooks;
     private final DestinationGuard guard;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    WebhookAdminController(Projects projects, WebhookStore webhooks, WebhookSettings settings, JsonCodec codec) {
+    WebhookAdminController(Projects projects, WebhookStore webhooks, WebhookSettings settings, JsonAnswers answers) {
         this.projects = projects;
         this.webhooks = webhooks;
         this.guard = new DestinationGuard(settings.allowedNetworks());
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PostMapping(WEBHOOKS)
@@ -57,18 +55,18 @@ class WebhookAdminController {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST, "url is required");
         }
         requirePublic(request.url());
-        return secret(webhooks.create(projectId, request));
+        return answers.noStore(HttpStatus.CREATED, webhooks.create(projectId, request));
     }
 
     @GetMapping(WEBHOOKS)
     ResponseEntity<byte[]> list(Operator operator, @PathVariable String projectId) {
         requireProject(projectId);
-        return respond(HttpStatus.OK, Map.of("webhooks", webhooks.list(projectId)));
+        return answers.of(HttpStatus.OK, Map.of("webhooks", webhooks.list(projectId)));
     }
 
     @GetMapping(WEBHOOKS + "/{endpointId}")
     ResponseEntity<byte[]> endpoint(Operator operator, @PathVariable String projectId, @PathVariable String endpointId) {
-        return respond(HttpStatus.OK, require(projectId, endpointId));
+        return answers.of(HttpStatus.OK, require(projectId, endpointId));
     }
 
     @PatchMapping(WEBHOOKS + "/{endpointId}")
@@ -78,7 +76,7 @@ class WebhookAdminController {
         if (change.url() != null) {
             requirePublic(change.url());
         }
-        return respond(HttpStatus.OK, webhooks.update(projectId, endpointId, change).orElseThrow(() -> noEndpoint(endpointId)));
+        return answers.of(HttpStatus.OK, webhooks.update(projectId, endpointId, change).orElseThrow(() -> noEndpoint(endpointId)));
     }
 
     @DeleteMapping(WEBHOOKS + "/{endpointId}")
@@ -93,7 +91,7 @@ class WebhookAdminController {
     @PostMapping(WEBHOOKS + "/{endpointId}/rotate-secret")
     ResponseEntity<byte[]> rotate(Operator operator, @PathVariable String projectId, @PathVariable String endpointId) {
         requireProject(projectId);
-        return secret(webhooks.rotate(projectId, endpointId).orElseThrow(() -> noEndpoint(endpointId)));
+        return answers.noStore(HttpStatus.CREATED, webhooks.rotate(projectId, endpointId).orElseThrow(() -> noEndpoint(endpointId)));
     }
 
     @GetMapping(WEBHOOKS + "/{endpointId}/deliveries")
@@ -104,14 +102,14 @@ class WebhookAdminController {
         if (size < 1 || size > MAX_LISTED) {
             throw new ApiProblem(ErrorCode.INVALID_REQUEST, "limit must be 1 to " + MAX_LISTED);
         }
-        return respond(HttpStatus.OK, Map.of("deliveries", webhooks.deliveries(endpointId, size)));
+        return answers.of(HttpStatus.OK, Map.of("deliveries", webhooks.deliveries(endpointId, size)));
     }
 
     @GetMapping(WEBHOOKS + "/{endpointId}/deliveries/{deliveryId}")
     ResponseEntity<byte[]> delivery(Operator operator, @PathVariable String projectId, @PathVariable String endpointId,
             @PathVariable String deliveryId) {
         require(projectId, endpointId);
-        return respond(HttpStatus.OK, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
+        return answers.of(HttpStatus.OK, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
     }
 
     @PostMapping(WEBHOOKS + "/{endpointId}/deliveries/{deliveryId}/resend")
@@ -121,7 +119,7 @@ class WebhookAdminController {
         if (!webhooks.resend(endpointId, deliveryId)) {
             throw noDelivery(deliveryId);
         }
-        return respond(HttpStatus.ACCEPTED, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
+        return answers.of(HttpStatus.ACCEPTED, webhooks.delivery(endpointId, deliveryId).orElseThrow(() -> noDelivery(deliveryId)));
     }
 
     private void requirePublic(String url) {
@@ -145,13 +143,4 @@ class WebhookAdminController {
         return new ApiProblem(ErrorCode.NOT_FOUND, "endpoint has no delivery '" + Echo.of(deliveryId) + "'");
     }
 
-    private ResponseEntity<byte[]> respond(HttpStatus status, Object body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A response carrying a signing secret: never cached anywhere. */
-    private ResponseEntity<byte[]> secret(IssuedWebhookSecret issued) {
-        return ResponseEntity.status(HttpStatus.CREATED).contentType(MediaType.APPLICATION_JSON).header("Cache-Control", "no-store")
-                .body(codec.write(issued).getBytes(StandardCharsets.UTF_8));
-    }
 }

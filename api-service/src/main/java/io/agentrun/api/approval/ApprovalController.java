@@ -5,17 +5,15 @@ import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.Echo;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.run.RunAccess;
 import io.agentrun.model.approval.ApprovalDecision;
-import io.agentrun.model.json.JsonCodec;
 import io.agentrun.platform.store.AgentCatalog;
 import io.agentrun.platform.store.ApprovalDecisions;
 import io.agentrun.platform.store.RunState;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,13 +32,13 @@ class ApprovalController {
     private final RunAccess access;
     private final AgentCatalog agents;
     private final ApprovalDecisions decisions;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    ApprovalController(RunAccess access, AgentCatalog agents, ApprovalDecisions decisions, JsonCodec codec) {
+    ApprovalController(RunAccess access, AgentCatalog agents, ApprovalDecisions decisions, JsonAnswers answers) {
         this.access = access;
         this.agents = agents;
         this.decisions = decisions;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PublicSurface
@@ -86,7 +84,6 @@ class ApprovalController {
         body.put("tool_call_id", toolCallId);
         body.put("decision", decision);
         body.put("status", "resuming");
-        return ResponseEntity.status(HttpStatus.OK).contentType(MediaType.APPLICATION_JSON)
-                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+        return answers.of(HttpStatus.OK, body);
     }
 }

@@ -30,8 +30,10 @@ class ProblemConfiguration implements WebMvcConfigurer {
         converters.addCustomConverter(new StrictJsonBodies(codec));
     }
 
-    /** Around the request-shape check and the security chains (Spring Security's filter runs at its default order). */
-    /** The resolver lazily: filters are created as the server starts, before MVC's configuration is complete. */
+    /**
+     * Around the request-shape check and the security chains (Spring Security's filter runs at its default order). The
+     * resolver lazily: filters are created as the server starts, before MVC's configuration is complete.
+     */
     @Bean
     FilterProblems filterProblems(@Lazy @Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptions) {
         return new FilterProblems(exceptions);
@@ -54,5 +56,10 @@ class ProblemConfiguration implements WebMvcConfigurer {
     @Bean
     ProblemResponses problemResponses() {
         return new ProblemResponses(codec);
+    }
+
+    @Bean
+    JsonAnswers jsonAnswers() {
+        return new JsonAnswers(codec);
     }
 }

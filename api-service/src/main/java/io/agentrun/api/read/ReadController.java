@@ -4,8 +4,8 @@ import io.agentrun.api.caller.Caller;
 import io.agentrun.api.caller.PublicSurface;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.run.RunAccess;
-import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.MessagePage;
 import io.agentrun.model.read.RunPage;
 import io.agentrun.model.read.RunView;
@@ -16,12 +16,10 @@ import io.agentrun.platform.store.ThreadDetails;
 import io.agentrun.platform.store.ThreadInfo;
 import io.agentrun.platform.store.ThreadStore;
 import io.lettuce.core.ScoredValue;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,21 +39,21 @@ class ReadController {
     private final RunAccess access;
     private final ThreadStore threads;
     private final RunStore runs;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
     private final RunListing listing;
 
-    ReadController(RunAccess access, ThreadStore threads, RunStore runs, JsonCodec codec, RunListing listing) {
+    ReadController(RunAccess access, ThreadStore threads, RunStore runs, JsonAnswers answers, RunListing listing) {
         this.listing = listing;
         this.access = access;
         this.threads = threads;
         this.runs = runs;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PublicSurface
     @GetMapping("/api/v1/runs/{runId}")
     ResponseEntity<byte[]> run(Caller caller, @PathVariable String runId) {
-        return json(RunViews.of(access.requireRun(caller, runId)));
+        return answers.noStore(HttpStatus.OK, RunViews.of(access.requireRun(caller, runId)));
     }
 
     /**
@@ -64,7 +62,7 @@ class ReadController {
      */
     @GetMapping("/api/v1/runs")
     ResponseEntity<byte[]> projectRuns(Caller caller, RunListing.Query query) {
-        return json(listing.page(caller.projectId(), query));
+        return answers.noStore(HttpStatus.OK, listing.page(caller.projectId(), query));
     }
 
     @PublicSurface
@@ -73,8 +71,9 @@ class ReadController {
         access.requireThread(caller, threadId);
         ThreadDetails details = threads.details(threadId).orElseThrow(() -> gone(caller, threadId));
         ThreadInfo info = details.info();
-        return json(new ThreadView(threadId, info.agentId(), details.createdAt(), details.updatedAt(), details.activeRun(),
-                details.messageCount(), details.metadata()));
+        ThreadView view = new ThreadView(threadId, info.agentId(), details.createdAt(), details.updatedAt(), details.activeRun(),
+                details.messageCount(), details.metadata());
+        return answers.noStore(HttpStatus.OK, view);
     }
 
     @PublicSurface
@@ -86,7 +85,7 @@ class ReadController {
         ThreadStore.MessageSlice slice = threads.messages(threadId, PageCursor.messagePosition(before),
                 PageCursor.limit(limit, DEFAULT_MESSAGES));
         String next = slice.firstPosition() > 0 && !slice.messages().isEmpty() ? PageCursor.ofMessage(slice.firstPosition()) : null;
-        return json(new MessagePage(slice.messages(), next));
+        return answers.noStore(HttpStatus.OK, new MessagePage(slice.messages(), next));
     }
 
     @PublicSurface
@@ -104,7 +103,8 @@ class ReadController {
             runs.find(id.getValue()).map(RunViews::of).ifPresent(views::add);
         }
         ScoredValue<String> last = ids.size() > size ? ids.get(size - 1) : null;
-        return json(new RunPage(views, last == null ? null : PageCursor.ofRun((long) last.getScore(), last.getValue())));
+        @Nullable String next = last == null ? null : PageCursor.ofRun((long) last.getScore(), last.getValue());
+        return answers.noStore(HttpStatus.OK, new RunPage(views, next));
     }
 
     /** The thread went between the access check and the read (deleted, or expired): as missing as any other. */
@@ -112,10 +112,4 @@ class ReadController {
         return new ApiProblem(ErrorCode.THREAD_NOT_FOUND, "no thread '" + threadId + "' in this project");
     }
 
-    private ResponseEntity<byte[]> json(Object body) {
-        return ResponseEntity.ok()
-                .contentType(MediaType.APPLICATION_JSON)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
 }

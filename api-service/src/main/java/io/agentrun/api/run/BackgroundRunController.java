@@ -1,16 +1,15 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.caller.Caller;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.model.command.RunCommand;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.RunStatus;
-import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.read.AcceptedRun;
 import io.agentrun.platform.store.RunState;
 import io.agentrun.platform.store.RunStore;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -35,13 +34,13 @@ class BackgroundRunController {
     private final RunRequestReader reader;
     private final IdempotentLauncher launcher;
     private final RunStore runs;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    BackgroundRunController(RunRequestReader reader, IdempotentLauncher launcher, RunStore runs, JsonCodec codec) {
+    BackgroundRunController(RunRequestReader reader, IdempotentLauncher launcher, RunStore runs, JsonAnswers answers) {
         this.reader = reader;
         this.launcher = launcher;
         this.runs = runs;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PostMapping("/api/v1/agents/{agentId}/runs")
@@ -63,6 +62,6 @@ class BackgroundRunController {
                 .header("x-thread-id", command.threadId())
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .contentType(MediaType.APPLICATION_JSON)
-                .body(codec.write(accepted).getBytes(StandardCharsets.UTF_8));
+                .body(answers.bytes(accepted));
     }
 }

@@ -1,13 +1,11 @@
 package io.agentrun.api.run;
 
 import io.agentrun.api.caller.Caller;
-import io.agentrun.model.json.JsonCodec;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.platform.store.RunState;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -23,12 +21,12 @@ class CancelController {
 
     private final RunAccess access;
     private final RunCanceller canceller;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    CancelController(RunAccess access, RunCanceller canceller, JsonCodec codec) {
+    CancelController(RunAccess access, RunCanceller canceller, JsonAnswers answers) {
         this.access = access;
         this.canceller = canceller;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PostMapping("/api/v1/threads/{threadId}/runs/{runId}/cancel")
@@ -42,15 +40,11 @@ class CancelController {
         if (run.ended()) {
             body.put("status", run.status().wireName());
             body.put("output", run.output());
-            return respond(HttpStatus.OK, body);
+            return answers.of(HttpStatus.OK, body);
         }
         canceller.cancel(runId);
         body.put("status", "cancelling");
-        return respond(HttpStatus.ACCEPTED, body);
+        return answers.of(HttpStatus.ACCEPTED, body);
     }
 
-    private ResponseEntity<byte[]> respond(HttpStatus status, Map<String, Object> body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
-                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
-    }
 }

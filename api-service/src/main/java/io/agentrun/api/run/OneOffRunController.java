@@ -7,6 +7,7 @@ import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
 import io.agentrun.api.live.Frame;
 import io.agentrun.api.live.RunSubscription;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.model.command.RunMode;
 import io.agentrun.model.event.EventData;
 import io.agentrun.model.event.RunEvent;
@@ -45,14 +46,16 @@ class OneOffRunController {
     private final RunCanceller canceller;
     private final ApiSettings settings;
     private final JsonCodec codec;
+    private final JsonAnswers answers;
 
     OneOffRunController(RunRequestReader reader, IdempotentLauncher launcher, RunCanceller canceller,
-            ApiSettings settings, JsonCodec codec) {
+            ApiSettings settings, JsonCodec codec, JsonAnswers answers) {
         this.reader = reader;
         this.launcher = launcher;
         this.canceller = canceller;
         this.settings = settings;
         this.codec = codec;
+        this.answers = answers;
     }
 
     @PublicSurface
@@ -156,7 +159,7 @@ class OneOffRunController {
         return ResponseEntity.ok()
                 .header("x-run-id", runId)
                 .contentType(MediaType.APPLICATION_JSON)
-                .body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+                .body(answers.bytes(body));
     }
 
     private record Outcome(EventData.RunEnd end, EventData.@Nullable RunError error) {

@@ -2,17 +2,16 @@ package io.agentrun.api.thread;
 
 import io.agentrun.api.caller.Caller;
 import io.agentrun.api.caller.PublicSurface;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.run.RunAccess;
 import io.agentrun.api.run.RunCanceller;
-import io.agentrun.model.json.JsonCodec;
 import io.agentrun.model.thread.ThreadDeleted;
 import io.agentrun.platform.store.ThreadStore;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,14 +29,14 @@ class ThreadController {
     private final ThreadStore threads;
     private final ThreadDeletions deletions;
     private final RunCanceller canceller;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
 
-    ThreadController(RunAccess access, ThreadStore threads, ThreadDeletions deletions, RunCanceller canceller, JsonCodec codec) {
+    ThreadController(RunAccess access, ThreadStore threads, ThreadDeletions deletions, RunCanceller canceller, JsonAnswers answers) {
         this.access = access;
         this.threads = threads;
         this.deletions = deletions;
         this.canceller = canceller;
-        this.codec = codec;
+        this.answers = answers;
     }
 
     @PublicSurface
@@ -54,6 +53,6 @@ class ThreadController {
         body.put("deleted", true);
         body.put("deleted_at", deleted.deletedAt());
         active.ifPresent(runId -> body.put("cancelled_run_id", runId));
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(codec.write(body).getBytes(StandardCharsets.UTF_8));
+        return answers.of(HttpStatus.OK, body);
     }
 }

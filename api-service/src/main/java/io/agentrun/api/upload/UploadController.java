@@ -3,6 +3,7 @@ package io.agentrun.api.upload;
 import io.agentrun.api.caller.Caller;
 import io.agentrun.api.problem.ApiProblem;
 import io.agentrun.api.problem.ErrorCode;
+import io.agentrun.api.problem.JsonAnswers;
 import io.agentrun.api.problem.StrictJson;
 import io.agentrun.model.json.JsonCodec;
 import io.agentrun.files.BlobPath;
@@ -11,12 +12,11 @@ import io.agentrun.files.LocalFileStore;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,13 +43,13 @@ class UploadController {
 
     private final FileStore store;
     private final UploadSettings settings;
-    private final JsonCodec codec;
+    private final JsonAnswers answers;
     private final StrictJson json;
 
-    UploadController(FileStore store, UploadSettings settings, JsonCodec codec) {
+    UploadController(FileStore store, UploadSettings settings, JsonCodec codec, JsonAnswers answers) {
         this.store = store;
         this.settings = settings;
-        this.codec = codec;
+        this.answers = answers;
         this.json = new StrictJson(codec);
     }
 
@@ -77,7 +77,7 @@ class UploadController {
         answer.put("signedUrl", upload.url().toString());
         answer.put("blobPath", path.toString());
         answer.put("expiresAt", upload.expiresAt().toString());
-        return json(answer);
+        return answers.noStore(HttpStatus.OK, answer);
     }
 
     @GetMapping("/api/v1/uploads/view-url")
@@ -98,7 +98,7 @@ class UploadController {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("viewUrl", view.url().toString());
         answer.put("expiresAt", view.expiresAt().toString());
-        return json(answer);
+        return answers.noStore(HttpStatus.OK, answer);
     }
 
     private JsonNode body(HttpServletRequest request) {
@@ -140,13 +140,6 @@ class UploadController {
             throw invalid("'" + name + "' is required and must be a non-empty string");
         }
         return value.asString();
-    }
-
-    private ResponseEntity<byte[]> json(Map<String, Object> answer) {
-        return ResponseEntity.ok()
-                .header(HttpHeaders.CONTENT_TYPE, MediaType.APPLICATION_JSON_VALUE)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(codec.write(answer).getBytes(StandardCharsets.UTF_8));
     }
 
     private static ApiProblem invalid(String detail) {

@@ -324,10 +324,13 @@ class SecurityIT {
 
     @Test
     void keysHaveTheirKindAndEnvironmentInThePrefixAndAreShownOnce() {
-        JsonNode issued = CODEC.read(created(admin.exchange("POST", "/admin/v1/projects/" + projectA + "/keys", json(),
+        HttpResponse<String> answer = created(admin.exchange("POST", "/admin/v1/projects/" + projectA + "/keys", json(),
                 "{\"kind\":\"publishable\",\"label\":\"docs site\",\"environment\":\"production\",\"agents\":[\"assistant\"],"
-                        + "\"allowed_origins\":[\"" + SHOP + "\"]}")).body(), JsonNode.class);
+                        + "\"allowed_origins\":[\"" + SHOP + "\"]}"));
+        JsonNode issued = CODEC.read(answer.body(), JsonNode.class);
         String key = issued.path("api_key").asString();
+
+        assertThat(answer.headers().allValues("cache-control")).as("a full key is kept by no cache").containsExactly("no-store");
 
         assertThat(key).startsWith("ar_pk_prod_").hasSizeGreaterThanOrEqualTo(11 + 40 + 6);
         assertThat(KeyFormat.isWellFormed(key)).isTrue();
