@@ -46,7 +46,8 @@ public final class CreatedAt {
         return seconds * 1_000 + (withMillis ? digits(text, from + 20, 3) : 0);
     }
 
-    private static int digits(String text, int from, int count) {
+    /** The number written in {@code count} digits at {@code from}, also {@link InstantText}'s; anything else throws. */
+    static int digits(String text, int from, int count) {
         int value = 0;
         for (int i = from; i < from + count; i++) {
             char c = text.charAt(i);

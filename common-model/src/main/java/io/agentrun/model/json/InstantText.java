@@ -79,30 +79,19 @@ final class InstantText {
             return null;
         }
         try {
-            int hour = number(text, 11, 2);
-            int minute = number(text, 14, 2);
-            int second = number(text, 17, 2);
+            int hour = CreatedAt.digits(text, 11, 2);
+            int minute = CreatedAt.digits(text, 14, 2);
+            int second = CreatedAt.digits(text, 17, 2);
             if (hour > 23 || minute > 59 || second > 59) {
                 return null; // Jackson's reader says why
             }
-            long day = LocalDate.of(number(text, 0, 4), number(text, 5, 2), number(text, 8, 2)).toEpochDay();
-            int nanos = fractionDigits == 0 ? 0 : number(text, FRACTION, fractionDigits) * POWERS[9 - fractionDigits];
+            long day = LocalDate.of(CreatedAt.digits(text, 0, 4), CreatedAt.digits(text, 5, 2), CreatedAt.digits(text, 8, 2))
+                    .toEpochDay();
+            int nanos = fractionDigits == 0 ? 0 : CreatedAt.digits(text, FRACTION, fractionDigits) * POWERS[9 - fractionDigits];
             return Instant.ofEpochSecond(day * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
         } catch (RuntimeException e) {
             return null; // not a real date (month 13, a non-digit): Jackson's reader says why
         }
-    }
-
-    private static int number(String text, int from, int count) {
-        int value = 0;
-        for (int i = from; i < from + count; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new NumberFormatException("not a digit in an instant: " + c);
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
     }
 
     static final class Serializer extends ValueSerializer<Instant> {
