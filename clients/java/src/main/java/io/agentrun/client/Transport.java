@@ -32,6 +32,8 @@ final class Transport {
     private final RetryPolicy retry;
     private final Duration headersTimeout;
     private final IdleWatch idleWatch;
+    /** Completes when the client is closed ({@link #close()}). */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
 
     Transport(URI base, HttpClient http, Credentials credentials, RetryPolicy retry, Duration headersTimeout, Duration streamIdleTimeout) {
         this.base = base;
@@ -41,8 +43,6 @@ final class Transport {
         this.headersTimeout = headersTimeout;
         this.idleWatch = new IdleWatch(streamIdleTimeout);
     }
-
-    private final CompletableFuture<Void> closing = new CompletableFuture<>();
 
     IdleWatch idleWatch() {
         return idleWatch;
